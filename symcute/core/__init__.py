@@ -1,0 +1,88 @@
+"""symcute.core: CuTe's layout algebra on Python ints, with CuTe's names and semantics.
+
+The single source of truth for values; it never imports SymPy.
+"""
+
+from .basis import ArithmeticTuple, ScaledBasis
+from .coalesce import coalesce, filter, filter_zeros
+from .common import max_common_layout, max_common_vector, nullspace
+from .complement import complement
+from .composed import ComposedLayout
+from .composition import composition
+from .divide import flat_divide, logical_divide, tiled_divide, zipped_divide
+from .int_tuple import ceil_div, compact_col_major, compact_row_major, crd2idx, idx2crd, product, shape_div
+from .inverse import left_inverse, right_inverse
+from .layout import (
+    Layout, Underscore, _, append, cosize, depth, flatten, get, group, make_identity_layout, make_layout,
+    make_layout_like, make_ordered_layout, prepend, rank, select, shape, size, slice_, stride, take, zip_layouts,
+)
+from .numeric import sizeof_bits
+from .parse import parse_int_tuple, parse_layout
+from .product import (
+    blocked_product, flat_product, logical_product, raked_product, tile_to_shape, tiled_product, zipped_product,
+)
+from .recast import downcast, recast_layout, upcast
+from .swizzle import Swizzle
+
+__all__ = [
+    "ArithmeticTuple",
+    "ScaledBasis",
+    "coalesce",
+    "filter",
+    "filter_zeros",
+    "max_common_layout",
+    "max_common_vector",
+    "nullspace",
+    "complement",
+    "ComposedLayout",
+    "composition",
+    "flat_divide",
+    "logical_divide",
+    "tiled_divide",
+    "zipped_divide",
+    "ceil_div",
+    "compact_col_major",
+    "compact_row_major",
+    "crd2idx",
+    "idx2crd",
+    "product",
+    "shape_div",
+    "left_inverse",
+    "right_inverse",
+    "Layout",
+    "Underscore",
+    "_",
+    "append",
+    "cosize",
+    "depth",
+    "flatten",
+    "get",
+    "group",
+    "make_identity_layout",
+    "make_layout",
+    "make_layout_like",
+    "make_ordered_layout",
+    "prepend",
+    "rank",
+    "select",
+    "shape",
+    "size",
+    "slice_",
+    "stride",
+    "take",
+    "zip_layouts",
+    "sizeof_bits",
+    "parse_int_tuple",
+    "parse_layout",
+    "blocked_product",
+    "flat_product",
+    "logical_product",
+    "raked_product",
+    "tile_to_shape",
+    "tiled_product",
+    "zipped_product",
+    "downcast",
+    "recast_layout",
+    "upcast",
+    "Swizzle",
+]

@@ -1,0 +1,96 @@
+"""Scaled basis strides (CuTe's ``ScaledBasis``, ``E<...>``), for identity-like layouts.
+
+A stride ``v@1@0`` (CuTe's print of ``v * E<0,1>``) sends a coordinate to the
+codomain mode ``get<0,1>``; CuTe prints the mode path in reverse, so the text
+``1@1@0`` holds ``modes == (0, 1)``.  Composition with a basis-strided right-hand
+side selects that mode of the left-hand side (``basis_get``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..errors import LayoutError
+
+
+@dataclass(frozen=True)
+class ScaledBasis:
+    value: int
+    modes: tuple  # the path for CuTe's get<modes...>
+
+    def __mul__(self, k):
+        if isinstance(k, int) and not isinstance(k, bool):
+            return ScaledBasis(self.value * k, self.modes)
+        return NotImplemented
+
+    __rmul__ = __mul__
+
+    def __add__(self, other):
+        if other == 0:
+            return self
+        if isinstance(other, ScaledBasis) and other.modes == self.modes:
+            return ScaledBasis(self.value + other.value, self.modes)
+        return ArithmeticTuple.of(self) + other
+
+    __radd__ = __add__
+
+    def __str__(self) -> str:
+        return str(self.value) + "".join(f"@{m}" for m in reversed(self.modes))
+
+    def __repr__(self) -> str:
+        return f"ScaledBasis({self.value}, {self.modes})"
+
+    def basis_get(self, t):
+        """``get<modes...>(t)``."""
+        for m in self.modes:
+            if not isinstance(t, tuple) or m >= len(t):
+                if m == 0 and not isinstance(t, tuple):
+                    continue
+                raise LayoutError(f"basis stride {self} selects a mode that {t} does not have")
+            t = t[m]
+        return t
+
+
+@dataclass(frozen=True)
+class ArithmeticTuple:
+    """A codomain coordinate: what a basis-strided layout returns (CuTe's ``ArithmeticTuple``)."""
+
+    items: tuple
+
+    @staticmethod
+    def of(e: ScaledBasis) -> "ArithmeticTuple":
+        return ArithmeticTuple(_embed(e.value, e.modes))
+
+    def __add__(self, other):
+        if other == 0:
+            return self
+        if isinstance(other, ScaledBasis):
+            other = ArithmeticTuple.of(other)
+        if isinstance(other, ArithmeticTuple):
+            return ArithmeticTuple(_add(self.items, other.items))
+        return NotImplemented
+
+    __radd__ = __add__
+
+    def __str__(self) -> str:
+        def fmt(t):
+            return "(" + ",".join(fmt(x) for x in t) + ")" if isinstance(t, tuple) else str(t)
+        return fmt(self.items)
+
+
+def _embed(v, modes):
+    if not modes:
+        return v
+    m = modes[0]
+    return tuple(_embed(v, modes[1:]) if i == m else 0 for i in range(m + 1))
+
+
+def _add(a, b):
+    if isinstance(a, tuple) or isinstance(b, tuple):
+        a = a if isinstance(a, tuple) else (a,)
+        b = b if isinstance(b, tuple) else (b,)
+        n = max(len(a), len(b))
+        a = a + (0,) * (n - len(a))
+        b = b + (0,) * (n - len(b))
+        return tuple(_add(x, y) for x, y in zip(a, b))
+    return a + b

@@ -1,0 +1,58 @@
+"""max_common_layout, max_common_vector and nullspace (``cute/layout.hpp``)."""
+
+from __future__ import annotations
+
+from ..errors import LayoutError
+from . import int_tuple as it
+from .coalesce import coalesce
+from .composition import composition
+from .inverse import right_inverse
+from .layout import Layout
+from ..trace.hook import traced
+
+
+def _common(a: Layout, b: Layout):
+    if not isinstance(a, Layout) or not isinstance(b, Layout):
+        raise LayoutError("max_common_layout/vector take two layouts")
+    inv_b = right_inverse(b)
+    common = coalesce(composition(a, inv_b))
+    return inv_b, common
+
+
+@traced("max_common_layout")
+def max_common_layout(a: Layout, b: Layout) -> Layout:
+    """The layout R of the most contiguous elements on which ``a`` and ``b`` agree.
+
+    @post a(R(i)) == i and b(R(i)) == i for all 0 <= i < size(R)
+    """
+    inv_b, common = _common(a, b)
+    if common[0].stride == 1:
+        return composition(inv_b, common[0])
+    return Layout(1, 0)
+
+
+@traced("max_common_vector")
+def max_common_vector(a: Layout, b: Layout) -> int:
+    """The largest N such that ``a`` and ``b`` map the first N indices of ``b``'s order alike (an int >= 1)."""
+    _, common = _common(a, b)
+    if common[0].stride == 1:
+        return common[0].shape
+    return 1
+
+
+@traced("nullspace")
+def nullspace(layout: Layout) -> Layout:
+    """The kernel of ``layout``: the compact coordinates of its stride-0 modes.
+
+    @post layout(result(i)) == 0 for all i < size(result)
+    @post size(result) == size(layout) / size(filter(layout))
+    """
+    if not isinstance(layout, Layout):
+        raise LayoutError(f"nullspace: {layout!r} is not a layout")
+    flat_shape = it.flatten_to_tuple(layout.shape)
+    flat_stride = it.flatten_to_tuple(layout.stride)
+    idx = [i for i, d in enumerate(flat_stride) if d == 0]
+    if not idx:
+        return Layout(1, 0)
+    rstride = it.compact_col_major(flat_shape)
+    return Layout(it.unwrap(tuple(flat_shape[i] for i in idx)), it.unwrap(tuple(rstride[i] for i in idx)))

@@ -1,0 +1,56 @@
+"""Divides: logical_divide and its zipped / tiled / flat rearrangements (``cute/layout.hpp``).
+
+``logical_divide(L, T) = composition(L, make_layout(T, complement(T, shape(coalesce(L)))))``:
+mode 0 of the result walks one tile, mode 1 walks the tiles.
+"""
+
+from __future__ import annotations
+
+from ..errors import LayoutError
+from .complement import complement
+from .composition import composition
+from .coalesce import coalesce
+from .layout import Layout, Underscore, make_layout, slice_, _
+from .tiler import by_mode, tile_unzip, is_int
+from ..trace.hook import traced
+
+
+@traced("logical_divide")
+def logical_divide(layout: Layout, tiler) -> Layout:
+    """CuTe's ``logical_divide(layout, tiler)``: ``((tile), (rest))`` for a layout tiler.
+
+    A tiler tuple divides mode by mode (extra modes of ``layout`` are kept);
+    an int ``n`` means the tile ``n:1``; ``_`` keeps the mode.
+    @post rank(result) == 2 for a layout tiler, and result(c) == layout(c') on the same domain
+    """
+    if isinstance(tiler, Layout):
+        if not isinstance(layout, Layout):
+            raise LayoutError(f"logical_divide: {layout!r} is not a layout")
+        rest = complement(tiler, coalesce(layout).shape)
+        return composition(layout, make_layout(tiler, rest))
+    return by_mode(layout, tiler, logical_divide, "logical_divide")
+
+
+@traced("zipped_divide")
+def zipped_divide(layout: Layout, tiler) -> Layout:
+    """``((TILE_0, TILE_1, ...), (REST_0, REST_1, ..., extra modes))``."""
+    return tile_unzip(logical_divide(layout, tiler), tiler)
+
+
+@traced("tiled_divide")
+def tiled_divide(layout: Layout, tiler) -> Layout:
+    """``((TILE_0, TILE_1, ...), REST_0, REST_1, ...)``: zipped_divide with mode 1 unpacked."""
+    result = zipped_divide(layout, tiler)
+    return slice_((_, _repeat(result[1].rank)), result)
+
+
+@traced("flat_divide")
+def flat_divide(layout: Layout, tiler) -> Layout:
+    """``(TILE_0, TILE_1, ..., REST_0, REST_1, ...)``: zipped_divide with both modes unpacked."""
+    result = zipped_divide(layout, tiler)
+    return slice_((_repeat(result[0].rank), _repeat(result[1].rank)), result)
+
+
+def _repeat(n: int):
+    """CuTe's ``repeat<N>(_)``: ``_`` itself for N == 1."""
+    return _ if n == 1 else (_,) * n

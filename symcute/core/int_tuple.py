@@ -1,0 +1,326 @@
+"""IntTuple: an int or a (nested) tuple of IntTuples, as in CuTe's ``int_tuple.hpp``.
+
+IntTuples are plain Python ints and tuples, so they hash, compare and print for
+free.  The functions here mirror CuTe's names and, where CuTe relies on C++
+integer arithmetic (truncating division), they reproduce it exactly: CuTe's
+``ceil_div(-3, 2)`` is ``(-3 + 2 - 1) / 2 == -1`` in C++, not ``-1.5`` rounded up.
+"""
+
+from __future__ import annotations
+
+from functools import reduce
+from math import gcd as _gcd
+from typing import Any, Callable, Iterable
+
+from ..errors import LayoutError
+
+IntTuple = Any  # int | tuple[IntTuple, ...] (ScaledBasis in stride positions)
+
+
+def is_tuple(x) -> bool:
+    return isinstance(x, tuple)
+
+
+def is_int(x) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+# C++ integer arithmetic -----------------------------------------------------
+
+def cdiv(a: int, b: int) -> int:
+    """C++ ``a / b`` on integers: truncates toward zero."""
+    if b == 0:
+        raise LayoutError(f"division by zero ({a} / {b})")
+    q = abs(a) // abs(b)
+    return q if (a >= 0) == (b >= 0) else -q
+
+
+def cmod(a: int, b: int) -> int:
+    """C++ ``a % b``: the remainder has the sign of ``a``."""
+    return a - cdiv(a, b) * b
+
+
+def signum(a: int) -> int:
+    return (a > 0) - (a < 0)
+
+
+# Structure ------------------------------------------------------------------
+
+def rank(t: IntTuple) -> int:
+    return len(t) if is_tuple(t) else 1
+
+
+def depth(t: IntTuple) -> int:
+    if is_tuple(t):
+        return 1 + max((depth(x) for x in t), default=0)
+    return 0
+
+
+def product(t: IntTuple) -> int:
+    if is_tuple(t):
+        p = 1
+        for x in t:
+            p *= product(x)
+        return p
+    return t
+
+
+size = product
+
+
+def product_each(t: IntTuple) -> tuple:
+    return tuple(product(x) for x in wrap(t))
+
+
+def flatten(t: IntTuple) -> IntTuple:
+    """Depth-1 tuple of the leaves of ``t``; a non-tuple is returned as is."""
+    if not is_tuple(t):
+        return t
+    return tuple(flatten_to_tuple(t))
+
+
+def flatten_to_tuple(t: IntTuple) -> tuple:
+    if not is_tuple(t):
+        return (t,)
+    out: list = []
+    stack = [iter(t)]
+    while stack:  # iterative: deep nesting must not hit Python's recursion limit
+        for x in stack[-1]:
+            if is_tuple(x):
+                stack.append(iter(x))
+                break
+            out.append(x)
+        else:
+            stack.pop()
+    return tuple(out)
+
+
+def unflatten(flat: tuple, profile: IntTuple) -> IntTuple:
+    """Fold the flat tuple ``flat`` into the nesting of ``profile``."""
+    it = iter(flat)
+
+    def build(p):
+        if is_tuple(p):
+            return tuple(build(x) for x in p)
+        return next(it)
+
+    try:
+        result = build(profile)
+    except StopIteration:
+        raise LayoutError(f"unflatten: {flat} has fewer leaves than profile {profile}") from None
+    if next(it, None) is not None:
+        raise LayoutError(f"unflatten: {flat} has more leaves than profile {profile}")
+    return result
+
+
+def wrap(t: IntTuple) -> tuple:
+    return t if is_tuple(t) else (t,)
+
+
+def unwrap(t: IntTuple) -> IntTuple:
+    while is_tuple(t) and len(t) == 1:
+        t = t[0]
+    return t
+
+
+def transform_leaf(t: IntTuple, f: Callable) -> IntTuple:
+    if is_tuple(t):
+        return tuple(transform_leaf(x, f) for x in t)
+    return f(t)
+
+
+def transform_leaf2(a: IntTuple, b: IntTuple, f: Callable) -> IntTuple:
+    """Apply ``f`` at the leaves of ``a`` (``b`` must be at least as deep)."""
+    if is_tuple(a):
+        return tuple(transform_leaf2(x, y, f) for x, y in zip(a, b))
+    return f(a, b)
+
+
+def repeat_like(t: IntTuple, x) -> IntTuple:
+    return transform_leaf(t, lambda _: x)
+
+
+def congruent(a: IntTuple, b: IntTuple) -> bool:
+    if is_tuple(a) and is_tuple(b):
+        return len(a) == len(b) and all(congruent(x, y) for x, y in zip(a, b))
+    return not is_tuple(a) and not is_tuple(b)
+
+
+def weakly_congruent(a: IntTuple, b: IntTuple) -> bool:
+    if is_tuple(a) and is_tuple(b):
+        return len(a) == len(b) and all(weakly_congruent(x, y) for x, y in zip(a, b))
+    return not is_tuple(a)
+
+
+def compatible(a: IntTuple, b: IntTuple) -> bool:
+    """Shape ``a`` is compatible with ``b``: every coordinate of ``a`` is one of ``b``."""
+    if is_tuple(a) and is_tuple(b):
+        return len(a) == len(b) and all(compatible(x, y) for x, y in zip(a, b))
+    if not is_tuple(a):
+        return a == product(b)
+    return False
+
+
+def inner_product(a: IntTuple, b: IntTuple):
+    if is_tuple(a) and is_tuple(b):
+        if len(a) != len(b):
+            raise LayoutError(f"inner_product: mismatched ranks {a} and {b}")
+        return reduce(lambda acc, xy: acc + inner_product(*xy), zip(a, b), 0)
+    return a * b
+
+
+def elem_scale(a: IntTuple, b: IntTuple) -> IntTuple:
+    if is_tuple(a):
+        return tuple(elem_scale(x, y) for x, y in zip(a, b))
+    return a * product(b)
+
+
+def tuple_max(t: IntTuple) -> int:
+    return max(flatten_to_tuple(t))
+
+
+def tuple_gcd(*ts: IntTuple) -> int:
+    return reduce(_gcd, (x for t in ts for x in flatten_to_tuple(t)), 0)
+
+
+# Division -------------------------------------------------------------------
+
+def ceil_div(a: IntTuple, b: IntTuple) -> IntTuple:
+    """CuTe's ``ceil_div``: ``(a + b - 1) / b`` with C++ truncation, folded over tuples."""
+    if is_tuple(a):
+        if is_tuple(b):
+            if len(a) < len(b):
+                raise LayoutError(f"ceil_div: mismatched ranks, {a} has fewer modes than {b}")
+            b = b + (1,) * (len(a) - len(b))
+            return tuple(ceil_div(x, y) for x, y in zip(a, b))
+        result = []
+        rest = b
+        for ai in a:
+            result.append(ceil_div(ai, rest))
+            rest = ceil_div(rest, ai)
+        return tuple(result)
+    if is_tuple(b):
+        return ceil_div(a, product(b))
+    return cdiv(a + b - 1, b)
+
+
+def shape_div(a: IntTuple, b: IntTuple) -> IntTuple:
+    """CuTe's ``shape_div``: like ``ceil_div`` but requires one side to divide the other."""
+    if is_tuple(a):
+        if is_tuple(b):
+            if len(a) != len(b):
+                raise LayoutError(f"shape_div: mismatched ranks {a} and {b}")
+            return tuple(shape_div(x, y) for x, y in zip(a, b))
+        result = []
+        rest = b
+        for ai in a:
+            result.append(shape_div(ai, rest))
+            rest = shape_div(rest, ai)
+        return tuple(result)
+    if is_tuple(b):
+        return shape_div(a, product(b))
+    if b == 0 or a == 0 or (cmod(a, b) != 0 and cmod(b, a) != 0):
+        raise LayoutError(f"Divisibility Condition violated in shape_div: neither {a} nor {b} divides the other")
+    return cdiv(a + b - 1, b)
+
+
+# Compact strides ------------------------------------------------------------
+
+def compact_col_major(shape: IntTuple, current: int = 1) -> IntTuple:
+    """CuTe's ``compact_major<LayoutLeft>``: size-1 modes get stride 0."""
+    return _compact(shape, current, left=True)[0]
+
+
+def compact_row_major(shape: IntTuple, current: int = 1) -> IntTuple:
+    """CuTe's ``compact_major<LayoutRight>``."""
+    return _compact(shape, current, left=False)[0]
+
+
+def _compact(shape: IntTuple, current, left: bool):
+    if is_tuple(shape):
+        strides: list = [None] * len(shape)
+        order = range(len(shape)) if left else range(len(shape) - 1, -1, -1)
+        for i in order:
+            strides[i], current = _compact(shape[i], current, left)
+        return tuple(strides), current
+    if shape == 1:
+        return 0, current
+    return current, current * shape
+
+
+def compact_order(shape: IntTuple, order: IntTuple) -> IntTuple:
+    """CuTe's ``compact_order``: compact strides that increase in the order given by ``order``.
+
+    ``order`` is weakly congruent to ``shape``; its leaves rank the (grouped) modes.
+    """
+    if not weakly_congruent(order, shape):
+        raise LayoutError(f"compact_order: order {order} is not weakly congruent to shape {shape}")
+    ref_shape = flatten_to_tuple(product_like(shape, order))
+    ref_order = flatten_to_tuple(order)
+
+    def go(s, o):
+        if is_tuple(o):
+            return tuple(go(x, y) for x, y in zip(s, o))
+        start = 1
+        for rs, ro in zip(ref_shape, ref_order):
+            if ro < o:
+                start *= rs
+        return compact_col_major(s, start)
+
+    return go(shape, order)
+
+
+def product_like(t: IntTuple, guide: IntTuple) -> IntTuple:
+    """The product of ``t`` at the leaves of ``guide``."""
+    if is_tuple(guide):
+        return tuple(product_like(x, g) for x, g in zip(t, guide))
+    return product(t)
+
+
+# Coordinates ----------------------------------------------------------------
+
+def crd2idx(coord: IntTuple, shape: IntTuple, stride: IntTuple):
+    """CuTe's ``crd2idx(coord, shape, stride)``.
+
+    An integer coordinate is split colexicographically over a tuple shape; the
+    last mode takes whatever is left, so indices beyond ``size`` extend it.
+    """
+    if is_tuple(coord):
+        if not is_tuple(shape):
+            raise LayoutError(f"coordinate {coord} has more modes than shape {shape}")
+        if len(coord) != len(shape):
+            raise LayoutError(f"Mismatched Ranks: coordinate {coord} for shape {shape}")
+        total = 0
+        for c, s, d in zip(coord, shape, stride):
+            total = total + crd2idx(c, s, d)
+        return total
+    if not is_int(coord):
+        raise LayoutError(f"coordinate {coord!r} is not an integer or a tuple")
+    if is_tuple(shape):
+        total = 0
+        n = len(shape)
+        for i, (s, d) in enumerate(zip(shape, stride)):
+            if i == n - 1:
+                total = total + crd2idx(coord, s, d)
+            else:
+                p = product(s)
+                total = total + crd2idx(cmod(coord, p), s, d)
+                coord = cdiv(coord, p)
+        return total
+    return coord * stride
+
+
+def idx2crd(idx: int, shape: IntTuple) -> IntTuple:
+    """Colexicographic coordinate of ``idx`` in ``shape`` (the last mode is not reduced)."""
+    if is_tuple(shape):
+        out = []
+        n = len(shape)
+        for i, s in enumerate(shape):
+            if i == n - 1:
+                out.append(idx2crd(idx, s))
+            else:
+                p = product(s)
+                out.append(idx2crd(cmod(idx, p), s))
+                idx = cdiv(idx, p)
+        return tuple(out)
+    return idx

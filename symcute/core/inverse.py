@@ -1,0 +1,105 @@
+"""right_inverse and left_inverse (``cute/layout.hpp``).
+
+Both coalesce the layout, weight each mode by the exclusive prefix product of
+the shape (its weight in the flattened input index), and walk the modes in
+order of stride.  ``right_inverse`` keeps the chain of modes whose stride
+equals the extent covered so far (so broadcast and gapped modes are skipped);
+``left_inverse`` keeps every non-zero stride, dividing the gaps.
+"""
+
+from __future__ import annotations
+
+from ..errors import LayoutError
+from . import int_tuple as it
+from .coalesce import coalesce
+from .layout import Layout
+from ..trace.hook import traced, note
+
+
+def exchange_sort_by_stride(strides: tuple) -> list[int]:
+    """Mode indices ordered by stride, exactly as CuTe's constexpr ``exchange_sort`` orders them.
+
+    (It is not stable: the order among equal strides is part of CuTe's result.)
+    """
+    pairs = [(d, i) for i, d in enumerate(strides)]
+    n = len(pairs)
+    for i in range(n):
+        for j in range(i + 1, n):
+            if pairs[j][0] < pairs[i][0]:
+                pairs[i], pairs[j] = pairs[j], pairs[i]
+    return [i for _, i in pairs]
+
+
+def _coalesced_modes(layout: Layout, op: str):
+    if not isinstance(layout, Layout):
+        raise LayoutError(f"{op}: {layout!r} is not a layout")
+    clayout = coalesce(layout)
+    shape, stride = it.wrap(clayout.shape), it.wrap(clayout.stride)
+    for d in stride:
+        if not isinstance(d, int):
+            raise LayoutError(f"{op}({layout}): basis strides are not supported")
+    preprod = [1]
+    for s in shape:
+        preprod.append(preprod[-1] * s)
+    return clayout, shape, stride, preprod
+
+
+@traced("right_inverse")
+def right_inverse(layout):
+    """CuTe's ``right_inverse``: a layout R with ``layout(R(i)) == i`` for all ``i < size(R)``.
+
+    @result the largest such R built from a contiguous chain of ``layout``'s
+            modes, in stride order; modes that break the chain (stride 0,
+            gaps) are skipped, so ``size(R)`` may be smaller than ``size(layout)``.
+    @post composition(layout, R) is identical to make_layout(shape(R))
+    """
+    from .composed import ComposedLayout
+    if isinstance(layout, ComposedLayout):
+        from .swizzle_layout import right_inverse_composed
+        return right_inverse_composed(layout)
+    clayout, shape, stride, preprod = _coalesced_modes(layout, "right_inverse")
+    order = exchange_sort_by_stride(stride)
+    result_shape, result_stride = [1], [0]
+    curr = 1
+    chosen, skipped = [], []
+    for i in order:
+        if stride[i] == curr:
+            result_shape.append(shape[i])
+            result_stride.append(preprod[i])
+            curr = shape[i] * stride[i]
+            chosen.append(i)
+        else:
+            skipped.append(i)
+    note(coalesced=clayout, weights=preprod[:-1], order=order, chosen=chosen, skipped=skipped)
+    return coalesce(Layout(tuple(result_shape), tuple(result_stride)))
+
+
+@traced("left_inverse")
+def left_inverse(layout):
+    """CuTe's ``left_inverse``: a layout R with ``R(layout(i)) == i`` for all ``i < size(layout)``.
+
+    (For a non-injective layout it is a quasi-inverse: ``layout(R(layout(i))) == layout(i)``.)
+    @pre static strides; each non-zero stride is divisible by the size gathered
+         before it ("Left inverse divisibility condition")
+    """
+    from .composed import ComposedLayout
+    if isinstance(layout, ComposedLayout):
+        from .swizzle_layout import left_inverse_composed
+        return left_inverse_composed(layout)
+    clayout, shape, stride, preprod = _coalesced_modes(layout, "left_inverse")
+    order = exchange_sort_by_stride(stride)
+    result_shape, result_stride = [], [0]
+    for i in order:
+        d = stride[i]
+        if d == 0:
+            continue
+        gathered = it.product(tuple(result_shape))
+        if it.cmod(d, gathered) != 0:
+            raise LayoutError(
+                f"left_inverse({layout}): Left inverse divisibility condition violated: "
+                f"stride {d} is not divisible by {gathered}")
+        result_shape.append(it.cdiv(d, gathered))
+        result_stride.append(preprod[i])
+    note(coalesced=clayout, weights=preprod[:-1], order=order)
+    result_shape.append(shape[order[-1]])
+    return coalesce(Layout(tuple(result_shape), tuple(result_stride)))

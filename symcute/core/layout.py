@@ -1,0 +1,402 @@
+"""Layout: an immutable ``(shape, stride)`` pair of congruent IntTuples (CuTe's ``Layout``).
+
+A layout is a function from coordinates to offsets.  Coordinates may be an int
+index (split colexicographically over the shape), a flat tuple or a nested tuple
+congruent to the shape.  ``str(layout)`` prints exactly what CuTe's ``print``
+prints for a static layout, underscores removed: ``((4,8),2):((1,4),32)``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..errors import LayoutError
+from . import int_tuple as it
+from .basis import ScaledBasis
+
+IntTuple = Any
+
+
+class Underscore:
+    """CuTe's ``_``: keeps a mode when slicing, skips a mode in a tiler."""
+
+    _instance = None
+
+    def __new__(cls):
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "_"
+
+
+_ = Underscore()
+
+
+def format_int_tuple(t: IntTuple) -> str:
+    """CuTe's ``print`` of an IntTuple, without underscores: ``((2),1)`` keeps 1-tuples."""
+    if isinstance(t, tuple):
+        return "(" + ",".join(format_int_tuple(x) for x in t) + ")"
+    return str(t)
+
+
+def _check_leaf(x, what: str):
+    if isinstance(x, bool) or not isinstance(x, (int, ScaledBasis)):
+        raise LayoutError(f"layout {what} leaf {x!r} is not an integer")
+
+
+def _normalize(t: IntTuple, what: str) -> IntTuple:
+    if isinstance(t, (list, tuple)):
+        return tuple(_normalize(x, what) for x in t)
+    _check_leaf(t, what)
+    return t
+
+
+class Layout:
+    """CuTe's ``Layout<Shape, Stride>``.
+
+    ``Layout(shape)`` is compact column-major (CuTe's ``LayoutLeft``: size-1
+    modes get stride 0).  Instances are immutable and hashable; equality is
+    equality of shape and stride (as CuTe's ``operator==``), not of functions.
+    """
+
+    __slots__ = ("_shape", "_stride", "_hash")
+
+    def __init__(self, shape: IntTuple, stride: IntTuple | None = None):
+        shape = _normalize(shape, "shape")
+        for s in it.flatten_to_tuple(shape):
+            if not isinstance(s, int):
+                raise LayoutError(f"layout shape {format_int_tuple(shape)} has a non-integer extent {s}")
+        if stride is None:
+            stride = it.compact_col_major(shape)
+        else:
+            stride = _normalize(stride, "stride")
+            if not it.congruent(shape, stride):
+                raise LayoutError(
+                    f"shape {format_int_tuple(shape)} and stride {format_int_tuple(stride)} are not congruent")
+        object.__setattr__(self, "_shape", shape)
+        object.__setattr__(self, "_stride", stride)
+        object.__setattr__(self, "_hash", None)
+
+    def __setattr__(self, name, value):
+        raise AttributeError("Layout is immutable")
+
+    # --- text ----------------------------------------------------------------
+    @staticmethod
+    def parse(text: str) -> "Layout":
+        """Read CuTe notation (``((_4,_8),_2):((_1,_4),_32)``, underscores optional)."""
+        from .parse import parse_layout
+        result = parse_layout(text)
+        if not isinstance(result, Layout):
+            raise LayoutError(f"{text!r} is a composed (swizzled) layout; use parse_layout()")
+        return result
+
+    def __str__(self) -> str:
+        return format_int_tuple(self._shape) + ":" + format_int_tuple(self._stride)
+
+    def __repr__(self) -> str:
+        return f"Layout({str(self)!r})"
+
+    # --- accessors -----------------------------------------------------------
+    @property
+    def shape(self) -> IntTuple:
+        return self._shape
+
+    @property
+    def stride(self) -> IntTuple:
+        return self._stride
+
+    @property
+    def rank(self) -> int:
+        return it.rank(self._shape)
+
+    @property
+    def depth(self) -> int:
+        return it.depth(self._shape)
+
+    def size(self) -> int:
+        return it.product(self._shape)
+
+    def cosize(self):
+        """One past the largest offset, as CuTe's ``cosize`` (``sum((s-1)*|d|) + 1``)."""
+        return cosize(self)
+
+    def __len__(self) -> int:
+        return self.rank
+
+    def __getitem__(self, i) -> "Layout":
+        """Mode access: ``L[1]`` is CuTe's ``layout<1>(L)``; ``L[1, 0]`` is ``layout<1,0>(L)``."""
+        path = i if isinstance(i, tuple) else (i,)
+        shape, stride = self._shape, self._stride
+        for k in path:
+            if not isinstance(shape, tuple):
+                if k in (0, -1):
+                    continue
+                raise LayoutError(f"mode {i} out of range for layout {self}")
+            if not -len(shape) <= k < len(shape):
+                raise LayoutError(f"mode {i} out of range for layout {self}")
+            shape, stride = shape[k], stride[k]
+        return Layout(shape, stride)
+
+    def modes(self) -> list["Layout"]:
+        return [self[i] for i in range(self.rank)]
+
+    # --- evaluation ----------------------------------------------------------
+    def __call__(self, *coord):
+        """Evaluate at an int index, a (nested) coordinate, or slice with ``_``."""
+        c = coord[0] if len(coord) == 1 else tuple(coord)
+        if _has_underscore(c):
+            return slice_(c, self)
+        return it.crd2idx(c, self._shape, self._stride)
+
+    # --- CuTe member functions -----------------------------------------------
+    def with_shape(self, *shape) -> "Layout":
+        """``composition(*this, make_layout(shape))``."""
+        from .composition import composition
+        s = shape[0] if len(shape) == 1 else tuple(shape)
+        return composition(self, Layout(s))
+
+    def compose(self, *others):
+        from .composition import composition
+        return composition(self, others[0] if len(others) == 1 else tuple(others))
+
+    def tile(self, *tilers):
+        from .divide import tiled_divide
+        return tiled_divide(self, tilers[0] if len(tilers) == 1 else tuple(tilers))
+
+    def get_hier_coord(self, idx: int) -> IntTuple:
+        return it.idx2crd(idx, self._shape)
+
+    # --- identity ------------------------------------------------------------
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Layout) and self._shape == other._shape and self._stride == other._stride
+
+    def __hash__(self) -> int:
+        h = self._hash
+        if h is None:
+            h = hash((self._shape, self._stride))
+            object.__setattr__(self, "_hash", h)
+        return h
+
+    def __reduce__(self):
+        return (Layout, (self._shape, self._stride))
+
+
+def _has_underscore(c) -> bool:
+    if isinstance(c, Underscore):
+        return True
+    return isinstance(c, tuple) and any(_has_underscore(x) for x in c)
+
+
+# --- construction -------------------------------------------------------------
+
+def make_layout(*args) -> Layout:
+    """CuTe's ``make_layout``: ``(shape)``, ``(shape, stride)``, or concatenation of layouts."""
+    if args and all(isinstance(a, Layout) for a in args):
+        if len(args) == 1:
+            return Layout(args[0].shape, args[0].stride)
+        return Layout(tuple(a.shape for a in args), tuple(a.stride for a in args))
+    if len(args) == 1:
+        return Layout(args[0])
+    if len(args) == 2:
+        if args[1] == "LayoutRight":
+            return Layout(args[0], it.compact_row_major(_normalize(args[0], "shape")))
+        if args[1] == "LayoutLeft":
+            return Layout(args[0])
+        return Layout(args[0], args[1])
+    raise LayoutError("make_layout takes a shape, a shape and a stride, or layouts")
+
+
+def make_ordered_layout(shape: IntTuple, order: IntTuple) -> Layout:
+    """Compact layout of ``shape`` whose strides increase in the order ``order``."""
+    shape = _normalize(shape, "shape")
+    return Layout(shape, it.compact_order(shape, _normalize(order, "order")))
+
+
+def make_layout_like(layout: Layout) -> Layout:
+    """Compact layout with ``layout``'s shape and stride order; stride-0 modes stay 0."""
+    shape, stride = layout.shape, layout.stride
+    filtered = _filter_zeros_tuple(stride, shape)
+    return Layout(shape, it.compact_order(filtered, stride))
+
+
+def make_identity_layout(shape: IntTuple) -> Layout:
+    """``shape:basis`` mapping each coordinate to itself (CuTe's ``make_identity_layout``)."""
+    shape = _normalize(shape, "shape")
+
+    def basis(s, path):
+        if isinstance(s, tuple):
+            return tuple(basis(x, path + (i,)) for i, x in enumerate(s))
+        return ScaledBasis(1, path)
+    return Layout(shape, basis(shape, ()))
+
+
+def _filter_zeros_tuple(a: IntTuple, b: IntTuple) -> IntTuple:
+    """Replace the elements of ``b`` paired with a 0 in ``a`` by 1 (CuTe's ``filter_zeros(a, b)``)."""
+    if isinstance(a, tuple):
+        return tuple(_filter_zeros_tuple(x, y) for x, y in zip(a, b))
+    if a == 0:
+        return it.repeat_like(b, 1)
+    return b
+
+
+# --- tuple-like operations on layouts ---------------------------------------------
+
+def size(x, *mode) -> int:
+    if isinstance(x, Layout):
+        return x[mode].size() if mode else x.size()
+    if hasattr(x, "size") and callable(x.size):
+        return x.size()
+    return it.product(x)
+
+
+def cosize(layout) -> Any:
+    if not isinstance(layout, Layout):
+        return layout.cosize()
+    flat_s = it.flatten_to_tuple(layout.shape)
+    flat_d = it.flatten_to_tuple(layout.stride)
+    total = 0
+    for s, d in zip(flat_s, flat_d):
+        total = total + (s - 1) * (abs(d) if isinstance(d, int) else d)
+    if isinstance(total, int):
+        return total + 1
+    raise LayoutError(f"cosize of basis-strided layout {layout} is a coordinate, not an integer")
+
+
+def rank(x) -> int:
+    return x.rank if isinstance(x, Layout) else it.rank(x)
+
+
+def depth(x) -> int:
+    return x.depth if isinstance(x, Layout) else it.depth(x)
+
+
+def shape(x):
+    return x.shape if isinstance(x, Layout) else x
+
+
+def stride(x):
+    return x.stride
+
+
+def flatten(x):
+    if isinstance(x, Layout):
+        return Layout(it.flatten(x.shape), it.flatten(x.stride))
+    return it.flatten(x)
+
+
+def append(layout: Layout, x: Layout | None = None, n: int | None = None) -> Layout:
+    """CuTe's ``append`` (``append<N>`` pads with ``x``, default ``1:0``, up to rank ``n``)."""
+    x = x if x is not None else Layout(1, 0)
+    return Layout(_append(layout.shape, x.shape, n), _append(layout.stride, x.stride, n))
+
+
+def prepend(layout: Layout, x: Layout | None = None, n: int | None = None) -> Layout:
+    """CuTe's ``prepend`` (``prepend<N>`` pads at the front up to rank ``n``)."""
+    x = x if x is not None else Layout(1, 0)
+    return Layout(_prepend(layout.shape, x.shape, n), _prepend(layout.stride, x.stride, n))
+
+
+def _append(t, x, n):
+    if n is None:
+        return (t if isinstance(t, tuple) else (t,)) + (x,)
+    if not isinstance(t, tuple):
+        if n == 1:
+            return t
+        t = (t,)
+    if n < len(t):
+        raise LayoutError(f"append<{n}>: rank {len(t)} is already larger")
+    return t + (x,) * (n - len(t))
+
+
+def _prepend(t, x, n):
+    if n is None:
+        return (x,) + (t if isinstance(t, tuple) else (t,))
+    if not isinstance(t, tuple):
+        if n == 1:
+            return t
+        t = (t,)
+    if n < len(t):
+        raise LayoutError(f"prepend<{n}>: rank {len(t)} is already larger")
+    return (x,) * (n - len(t)) + t
+
+
+def group(layout: Layout, b: int, e: int) -> Layout:
+    """CuTe's ``group<B,E>``: gather modes ``[b, e)`` into one mode."""
+    def g(t):
+        t = t if isinstance(t, tuple) else (t,)
+        if not 0 <= b <= e <= len(t):
+            raise LayoutError(f"group<{b},{e}>: range out of bounds for rank {len(t)}")
+        return t[:b] + ((t[b:e],) if b < e else ()) + t[e:]
+    return Layout(g(layout.shape), g(layout.stride))
+
+
+def select(layout: Layout, *modes: int) -> Layout:
+    """CuTe's ``select<I...>``: the layout made of the chosen modes."""
+    for m in modes:
+        if not 0 <= m < layout.rank:
+            raise LayoutError(f"select: mode {m} out of range for rank {layout.rank}")
+    sh = layout.shape if isinstance(layout.shape, tuple) else (layout.shape,)
+    st = layout.stride if isinstance(layout.stride, tuple) else (layout.stride,)
+    return Layout(tuple(sh[m] for m in modes), tuple(st[m] for m in modes))
+
+
+def take(layout: Layout, b: int, e: int) -> Layout:
+    """CuTe's ``take<B,E>``: modes ``[b, e)``."""
+    if not (b < e and 0 <= b and e <= layout.rank):
+        raise LayoutError(f"take<{b},{e}>: empty or out-of-bounds range for rank {layout.rank}")
+    return select(layout, *range(b, e))
+
+
+def get(layout: Layout, *path: int) -> Layout:
+    return layout[path] if path else layout
+
+
+def zip_layouts(*layouts: Layout) -> Layout:
+    """CuTe's ``zip``: transpose a rank-R0 x rank-R1 nesting."""
+    if len(layouts) == 1:
+        return Layout(_zip(layouts[0].shape), _zip(layouts[0].stride))
+    return Layout(_zip(tuple(l.shape for l in layouts)), _zip(tuple(l.stride for l in layouts)))
+
+
+def _zip(t):
+    if not isinstance(t, tuple):
+        return t
+    if not isinstance(t[0], tuple):
+        return (t,)
+    r = len(t[0])
+    if any(not isinstance(x, tuple) or len(x) != r for x in t):
+        raise LayoutError(f"zip: Mismatched Ranks in {format_int_tuple(t)}")
+    return tuple(tuple(x[j] for x in t) for j in range(r))
+
+
+def slice_(coord, layout: Layout) -> Layout:
+    """CuTe's ``slice``: keep the modes where ``coord`` has ``_``; nested ``_`` tuples flatten."""
+    return Layout(_slice(coord, layout.shape), _slice(coord, layout.stride))
+
+
+def _slice(c, t):
+    if isinstance(c, tuple):
+        if not isinstance(t, tuple) or len(c) != len(t):
+            raise LayoutError(f"slice: Mismatched Ranks between {c} and {format_int_tuple(t)}")
+        out: tuple = ()
+        for x, y in zip(c, t):
+            out += _lift_slice(x, y)
+        return out
+    if isinstance(c, Underscore):
+        return t
+    return ()
+
+
+def _lift_slice(c, t) -> tuple:
+    if isinstance(c, tuple):
+        if not isinstance(t, tuple) or len(c) != len(t):
+            raise LayoutError(f"slice: Mismatched Ranks between {c} and {format_int_tuple(t)}")
+        out: tuple = ()
+        for x, y in zip(c, t):
+            out += _lift_slice(x, y)
+        return out
+    if isinstance(c, Underscore):
+        return (t,)
+    return ()

@@ -1,0 +1,209 @@
+"""Reader for CuTe notation: IntTuples, layouts and swizzle-composed layouts.
+
+Accepts what CuTe's ``print`` shows, with or without the underscores of static
+integers: ``((_4,_8),_2):((_1,_4),_32)``, basis strides ``1@0``, swizzled
+layouts ``Sw<3,4,3> o 0 o (8,64):(64,1)``.  It is a small hand-written
+recursive-descent reader with a nesting limit; no text ever reaches an evaluator.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..errors import ParseError
+from .basis import ScaledBasis
+
+MAX_NESTING = 100  # deeper than any real CuTe layout; protects the recursion below
+MAX_TEXT = 100_000
+
+_TOKEN = re.compile(r"""
+    (?P<ws>\s+)
+  | (?P<int>-?_?-?[0-9]+)
+  | (?P<name>[A-Za-z_][A-Za-z_0-9]*(?:::[A-Za-z_][A-Za-z_0-9]*)*)
+  | (?P<op>[()<>,:@.*+\-=\[\]"'])
+""", re.VERBOSE)
+
+
+@dataclass(frozen=True)
+class Token:
+    kind: str   # 'int', 'name', 'op', 'end'
+    text: str
+    pos: int
+
+    @property
+    def value(self) -> int:
+        return int(self.text.replace("_", ""))
+
+
+def tokenize(text: str) -> list[Token]:
+    """Split ``text`` into tokens; an unknown character is a ParseError naming its position."""
+    if not isinstance(text, str):
+        raise ParseError(f"expected text, got {type(text).__name__}")
+    if len(text) > MAX_TEXT:
+        raise ParseError(f"input of {len(text)} characters exceeds the limit of {MAX_TEXT}")
+    tokens = []
+    pos = 0
+    while pos < len(text):
+        m = _TOKEN.match(text, pos)
+        if m is None:
+            raise ParseError(f"unexpected character {text[pos]!r} at position {pos} in {_clip(text)!r}")
+        kind = m.lastgroup
+        if kind != "ws":
+            tok = m.group()
+            if kind == "int":
+                if tok.count("-") > 1 or tok.count("_") > 1:
+                    raise ParseError(f"malformed integer {tok!r} at position {pos} in {_clip(text)!r}")
+            tokens.append(Token(kind, tok, pos))
+        pos = m.end()
+    tokens.append(Token("end", "", len(text)))
+    return tokens
+
+
+def _clip(text: str, n: int = 80) -> str:
+    return text if len(text) <= n else text[:n] + "..."
+
+
+class Reader:
+    """A cursor over tokens with the primitives every symcute grammar needs."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self.tokens = tokenize(text)
+        self.i = 0
+        self.nesting = 0
+
+    @property
+    def peek(self) -> Token:
+        return self.tokens[self.i]
+
+    def peek_at(self, k: int) -> Token:
+        return self.tokens[min(self.i + k, len(self.tokens) - 1)]
+
+    def next(self) -> Token:
+        tok = self.tokens[self.i]
+        if tok.kind != "end":
+            self.i += 1
+        return tok
+
+    def at(self, text: str) -> bool:
+        t = self.peek
+        return t.kind in ("op", "name") and t.text == text
+
+    def accept(self, text: str) -> bool:
+        if self.at(text):
+            self.i += 1
+            return True
+        return False
+
+    def expect(self, text: str) -> Token:
+        if not self.at(text):
+            self.fail(f"expected {text!r}")
+        return self.next()
+
+    def fail(self, why: str):
+        t = self.peek
+        found = "end of input" if t.kind == "end" else repr(t.text)
+        raise ParseError(f"{why} at position {t.pos} (found {found}) in {_clip(self.text)!r}")
+
+    def enter(self):
+        self.nesting += 1
+        if self.nesting > MAX_NESTING:
+            raise ParseError(f"nesting deeper than {MAX_NESTING} levels in {_clip(self.text)!r}")
+
+    def leave(self):
+        self.nesting -= 1
+
+    def done(self):
+        if self.peek.kind != "end":
+            self.fail("unexpected trailing input")
+
+    # --- CuTe notation -------------------------------------------------------
+    def int_leaf(self, allow_basis: bool = False):
+        t = self.peek
+        if t.kind != "int":
+            self.fail("expected an integer")
+        self.next()
+        v = t.value
+        if self.at("@"):
+            if not allow_basis:
+                self.fail("basis stride (v@m) not allowed here")
+            modes = []
+            while self.accept("@"):
+                m = self.peek
+                if m.kind != "int" or m.value < 0:
+                    self.fail("expected a mode index after '@'")
+                self.next()
+                modes.append(m.value)
+            return ScaledBasis(v, tuple(reversed(modes)))
+        return v
+
+    def int_tuple(self, allow_basis: bool = False):
+        """IntTuple := INT | '(' [IntTuple (',' IntTuple)*] ')'."""
+        if self.accept("("):
+            self.enter()
+            items = []
+            if not self.at(")"):
+                items.append(self.int_tuple(allow_basis))
+                while self.accept(","):
+                    items.append(self.int_tuple(allow_basis))
+            self.expect(")")
+            self.leave()
+            return tuple(items)
+        return self.int_leaf(allow_basis)
+
+    def at_layout_start(self) -> bool:
+        return self.peek.kind == "int" or self.at("(") or self.at("Sw")
+
+    def layout(self):
+        """Layout := Swizzle 'o' Offset 'o' Layout | IntTuple [':' IntTuple]."""
+        from .composed import ComposedLayout
+        from .layout import Layout
+        from .swizzle import Swizzle
+        if self.at("Sw"):
+            self.next()
+            self.expect("<")
+            b = self._signed_int()
+            self.expect(",")
+            m = self._signed_int()
+            self.expect(",")
+            s = self._signed_int()
+            self.expect(">")
+            outer = Swizzle(b, m, s)
+            self.expect("o")
+            offset = self.int_tuple()
+            self.expect("o")
+            self.enter()
+            inner = self.layout()
+            self.leave()
+            return ComposedLayout(outer, offset, inner)
+        shape = self.int_tuple()
+        if self.accept(":"):
+            stride = self.int_tuple(allow_basis=True)
+            return Layout(shape, stride)
+        return Layout(shape)
+
+    def _signed_int(self) -> int:
+        t = self.peek
+        if t.kind != "int":
+            self.fail("expected an integer")
+        self.next()
+        return t.value
+
+
+def parse_layout(text: str):
+    """Parse a (possibly swizzle-composed) layout in CuTe notation."""
+    r = Reader(text)
+    if r.peek.kind == "end":
+        raise ParseError("empty layout text")
+    result = r.layout()
+    r.done()
+    return result
+
+
+def parse_int_tuple(text: str):
+    """Parse an IntTuple such as ``(32,16)`` or ``((2,2),4)``."""
+    r = Reader(text)
+    result = r.int_tuple()
+    r.done()
+    return result

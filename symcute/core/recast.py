@@ -1,0 +1,111 @@
+"""upcast, downcast and recast_layout: change the granularity of a layout's codomain.
+
+``upcast<N>`` (``cute/layout.hpp``) treats N consecutive offsets as one: per
+mode, ``shape' = ceil_div(shape, ceil_div(N, |stride|))`` and
+``stride' = sign(stride) * ceil_div(|stride|, N)``; static strides must divide
+N or be divided by it ("Divisibility condition").  ``downcast<N>`` splits each
+offset into N: stride-1 modes grow N times, other strides scale by N.
+"""
+
+from __future__ import annotations
+
+from math import gcd
+
+from ..errors import LayoutError
+from . import int_tuple as it
+from .layout import Layout
+from .numeric import sizeof_bits
+from ..trace.hook import traced, note
+
+
+def _check_n(n, op: str):
+    if isinstance(n, bool) or not isinstance(n, int) or n <= 0:
+        raise LayoutError(f"{op} requires a positive integer N, got {n!r}")
+
+
+@traced("upcast")
+def upcast(layout: Layout, n: int) -> Layout:
+    """CuTe's ``upcast<N>(layout)``.
+
+    @pre every static non-zero stride d satisfies d % N == 0 or N % d == 0
+    @result per mode: (ceil_div(s, ceil_div(N, |d|)) : sign(d) * ceil_div(|d|, N)); stride-0 modes unchanged
+    """
+    _check_n(n, "upcast")
+    if not isinstance(layout, Layout):
+        raise LayoutError(f"upcast: {layout!r} is not a layout")
+    steps = []
+
+    def go(s, d):
+        if isinstance(s, tuple):
+            pairs = [go(x, y) for x, y in zip(s, d)]
+            return tuple(p[0] for p in pairs), tuple(p[1] for p in pairs)
+        if not isinstance(d, int):
+            raise LayoutError(f"upcast<{n}>({layout}): basis strides are not supported")
+        if d == 0:
+            steps.append((s, d, None, s, d))
+            return s, d
+        if it.cmod(d, n) != 0 and it.cmod(n, d) != 0:
+            raise LayoutError(
+                f"upcast<{n}>({layout}): Divisibility condition violated: "
+                f"stride {d} and N = {n} do not divide one another")
+        per_group = it.ceil_div(n, abs(d))
+        new_s = it.ceil_div(s, per_group)
+        new_d = it.signum(d) * it.ceil_div(abs(d), n)
+        steps.append((s, d, per_group, new_s, new_d))
+        return new_s, new_d
+
+    shape, stride = go(layout.shape, layout.stride)
+    note(n=n, modes=steps)
+    return Layout(shape, stride)
+
+
+def has_int1(stride) -> bool:
+    return any(d == 1 for d in it.flatten_to_tuple(stride) if isinstance(d, int))
+
+
+@traced("downcast")
+def downcast(layout: Layout, n: int) -> Layout:
+    """CuTe's ``downcast<N>(layout)``.
+
+    @pre some stride is 1 ("Downcast requires adjacent elements")
+    @result stride +-1 modes: (s*N : d); other modes: (s : d*N)
+    """
+    _check_n(n, "downcast")
+    if not isinstance(layout, Layout):
+        raise LayoutError(f"downcast: {layout!r} is not a layout")
+    if not has_int1(layout.stride):
+        raise LayoutError(f"downcast<{n}>({layout}): Downcast requires adjacent elements (a stride-1 mode)")
+    steps = []
+
+    def go(s, d):
+        if isinstance(s, tuple):
+            pairs = [go(x, y) for x, y in zip(s, d)]
+            return tuple(p[0] for p in pairs), tuple(p[1] for p in pairs)
+        if d in (1, -1):
+            steps.append((s, d, s * n, d))
+            return s * n, d
+        steps.append((s, d, s, d * n))
+        return s, d * n
+
+    shape, stride = go(layout.shape, layout.stride)
+    note(n=n, modes=steps)
+    return Layout(shape, stride)
+
+
+@traced("recast_layout")
+def recast_layout(layout: Layout, old_type, new_type) -> Layout:
+    """CuTe's ``recast_layout<OldType, NewType>``: the same bytes seen as ``new_type`` elements.
+
+    Types are names (``"half_t"``, ``"uint32_t"``) or bit widths.
+    With scale = bits(new)/bits(old) reduced to num/den: upcast<num> then downcast<den>.
+    """
+    new_bits, old_bits = sizeof_bits(new_type), sizeof_bits(old_type)
+    g = gcd(new_bits, old_bits)
+    num, den = new_bits // g, old_bits // g
+    if num == 1 and den == 1:
+        return layout
+    if num == 1:
+        return downcast(layout, den)
+    if den == 1:
+        return upcast(layout, num)
+    return downcast(upcast(layout, num), den)

@@ -1,0 +1,43 @@
+"""The recording hook that ``core`` and ``atoms`` call into (the one upward import they have).
+
+While a derivation is active (``symcute.trace.Derivation`` as a context manager)
+``current`` holds its recorder; otherwise it holds ``None`` and a traced
+operation costs one ``ContextVar.get`` more than the bare function.
+
+Recorder protocol (implemented by ``trace.derivation``):
+  ``rec.call(rule, fn, args, kwargs)`` runs ``fn`` as a recorded step;
+  ``rec.note(**details)`` attaches intermediate quantities to the running step.
+"""
+
+from __future__ import annotations
+
+import functools
+from contextvars import ContextVar
+
+current: ContextVar = ContextVar("symcute_recorder", default=None)
+
+
+def recording():
+    """The active recorder, or ``None`` (the common, free case)."""
+    return current.get()
+
+
+def traced(rule: str):
+    """Mark a public operation as a derivation step with rule id ``rule``."""
+    def deco(fn):
+        @functools.wraps(fn)
+        def wrapper(*args, **kwargs):
+            rec = current.get()
+            if rec is None:
+                return fn(*args, **kwargs)
+            return rec.call(rule, fn, args, kwargs)
+        wrapper.rule = rule
+        return wrapper
+    return deco
+
+
+def note(**details) -> None:
+    """Attach intermediate quantities to the running step (no-op when not recording)."""
+    rec = current.get()
+    if rec is not None:
+        rec.note(**details)
