@@ -11,6 +11,26 @@ proofs of layout identities.  The public API uses CuTe's names::
 
 from .errors import LayoutError, LimitError, ParseError, SymcuteError
 from .core import *  # noqa: F401,F403  (CuTe's names, re-exported)
-from .core import __all__ as _core_all  # noqa: F401
+
 
 __version__ = "0.1.0"
+
+# The upper layers (symbolic, atoms, trace, report) are imported on first use so
+# that `import symcute` stays cheap (no SymPy) for users of the core algebra.
+_LAYERS = ("atoms", "symbolic", "trace", "report")
+
+
+def __getattr__(name: str):
+    import importlib
+    for layer in _LAYERS:
+        try:
+            module = importlib.import_module(f"{__name__}.{layer}")
+        except ModuleNotFoundError as e:
+            if e.name == f"{__name__}.{layer}":
+                continue
+            raise
+        if name in getattr(module, "__all__", ()):
+            value = getattr(module, name)
+            globals()[name] = value
+            return value
+    raise AttributeError(f"module 'symcute' has no attribute {name!r}")

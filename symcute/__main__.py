@@ -1,0 +1,5 @@
+"""``python -m symcute`` is the ``symcute`` command."""
+
+from .cli import run
+
+run()

@@ -1,0 +1,78 @@
+"""The ``symcute`` command: calc, formula, prove, derive, atoms, lint, hwcheck.
+
+Each subcommand lives in its own module here with ``register(subparsers)``;
+the module list below is the registry.  Any :class:`SymcuteError` (bad input)
+becomes one line on stderr and exit status 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from ..errors import SymcuteError
+
+# (subcommand module, one-line help); a module that does not exist yet is skipped
+COMMANDS = ["calc", "formula", "prove", "derive", "atoms", "lint", "hwcheck"]
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # one line, exit 2 (argparse prints usage by default)
+        raise _UsageError(f"{self.prog}: {message}")
+
+
+class _UsageError(Exception):
+    pass
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="symcute", description="A symbolic prover for CuTe's layout algebra.")
+    parser.add_argument("--version", action="version", version=f"symcute {_version()}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for name in COMMANDS:
+        try:
+            module = importlib.import_module(f"{__name__}.{name}")
+        except ModuleNotFoundError as e:
+            if e.name == f"{__name__}.{name}":
+                continue
+            raise
+        module.register(sub)
+    return parser
+
+
+def _version() -> str:
+    from .. import __version__
+    return __version__
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    try:
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        if not getattr(args, "handler", None):
+            parser.print_help()
+            return 0
+        return args.handler(args) or 0
+    except _UsageError as e:
+        print(str(e), file=sys.stderr)
+        return 2
+    except SymcuteError as e:
+        print(f"symcute: error: {_one_line(str(e))}", file=sys.stderr)
+        return 2
+    except RecursionError:
+        print("symcute: error: input nested too deeply", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 0
+    except KeyboardInterrupt:
+        return 130
+
+
+def _one_line(msg: str) -> str:
+    return " ".join(msg.split())
+
+
+def run() -> None:
+    sys.exit(main())

@@ -1,0 +1,44 @@
+"""``symcute calc EXPR``: evaluate CuTe calls over layout literals and print the result in CuTe notation."""
+
+from __future__ import annotations
+
+from ..core.layout import format_int_tuple
+
+
+def register(sub) -> None:
+    p = sub.add_parser("calc", help="evaluate an expression of CuTe calls and print the result",
+                       description="Evaluate an expression of CuTe calls, e.g. "
+                                   "'upcast<1024>(right_inverse(L).with_shape(32,16))'.")
+    p.add_argument("expr", help="the expression (CuTe notation; template or call form)")
+    p.add_argument("--let", action="append", default=[], metavar="NAME=VALUE",
+                   help="bind NAME to a value (a layout or any expression); repeatable")
+    p.set_defaults(handler=run)
+
+
+def parse_lets(lets: list[str]) -> dict:
+    from ..errors import ParseError
+    env = {}
+    for item in lets:
+        name, sep, value = item.partition("=")
+        name = name.strip()
+        if not sep or not name.isidentifier():
+            raise ParseError(f"--let expects NAME=VALUE with NAME an identifier, got {item!r}")
+        env[name] = value
+    return env
+
+
+def run(args) -> int:
+    from .. import lang
+    value = lang.evaluate(args.expr, parse_lets(args.let))
+    print(show(value))
+    return 0
+
+
+def show(value) -> str:
+    if isinstance(value, tuple):
+        return format_int_tuple(tuple(_leaf(v) for v in value))
+    return str(value)
+
+
+def _leaf(v):
+    return tuple(_leaf(x) for x in v) if isinstance(v, tuple) else str(v)

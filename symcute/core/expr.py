@@ -1,0 +1,298 @@
+"""A small, safe expression language mirroring CuTe calls (``symcute calc``, ``derive expr``).
+
+Grammar (read by symcute's own reader; nothing is ever passed to an evaluator)::
+
+    expr     := primary ('.' NAME '(' args ')')*             method call (allow-listed)
+    primary  := NAME ['<' targs '>'] '(' args ')'            call: upcast<1024>(L), upcast(L, 1024)
+              | NAME '<' targs '>' '{' '}'                   C++ value: Int<4>{}, Shape<_2,_4>{},
+                                                            Layout<Shape<_2,_2>, Stride<_1,_2>>{}
+              | INT ['{' '}'] [('*' | '+' | '-') INT ...]     integer (with products and sums)
+              | '(' [expr (',' expr)*] ')' [':' strides]     tuple, or layout literal shape:stride
+              | INT ':' strides                             rank-1 layout literal
+              | 'Sw' '<' B ',' M ',' S '>' 'o' INT 'o' expr  swizzle-composed layout literal
+              | NAME                                         variable (--let), '_', or a type name
+    args     := [expr (',' expr)*]
+
+Functions and methods come from a registry: ``core`` registers the layout
+algebra; higher layers (atoms, symbolic) register theirs with
+:func:`register_function`.  Template arguments are passed after the call's own
+arguments, so ``upcast<1024>(L)`` and ``upcast(L, 1024)`` are the same call.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from ..errors import LayoutError, ParseError, SymcuteError
+from .composed import ComposedLayout
+from .layout import Layout, Underscore, _
+from .parse import Reader
+from .swizzle import Swizzle
+
+_FUNCTIONS: dict[str, Callable] = {}
+_METHODS: dict[tuple[type, str], Callable] = {}
+
+
+def register_function(name: str, fn: Callable) -> None:
+    """Make ``fn`` callable as ``name(...)`` (template arguments are appended to the call's)."""
+    _FUNCTIONS[name] = fn
+
+
+def register_method(cls: type, name: str, fn: Callable) -> None:
+    """Make ``value.name(...)`` callable on values of type ``cls`` as ``fn(value, ...)``."""
+    _METHODS[(cls, name)] = fn
+
+
+def functions() -> list[str]:
+    return sorted(_FUNCTIONS)
+
+
+@dataclass(frozen=True)
+class TypeName:
+    """A bare C++ type or identifier in an expression (``half_t``, ``SM80_16x8x16_F16F16F16F16_TN``)."""
+    name: str
+    targs: tuple = ()
+
+    def __str__(self) -> str:
+        if self.targs:
+            return f"{self.name}<{','.join(str(t) for t in self.targs)}>"
+        return self.name
+
+
+@dataclass
+class Expr:
+    """A parsed expression: an AST of nested tuples, evaluated by :meth:`evaluate`."""
+    text: str
+    tree: Any
+    variables: dict = field(default_factory=dict)
+
+    def evaluate(self, variables: dict | None = None):
+        env = dict(self.variables)
+        env.update(variables or {})
+        return _eval(self.tree, env, 0)
+
+
+MAX_DEPTH = 100
+
+
+def parse_expr_text(text: str) -> Expr:
+    """Parse ``text`` into an :class:`Expr` (raises ParseError with the position on bad input)."""
+    r = Reader(text)
+    if r.peek.kind == "end":
+        raise ParseError("empty expression")
+    tree = _expr(r)
+    r.done()
+    return Expr(text, tree)
+
+
+def evaluate(text: str, variables: dict | None = None):
+    """Parse and evaluate ``text``; ``variables`` binds names (values or CuTe-notation strings)."""
+    env = {}
+    for k, v in (variables or {}).items():
+        env[k] = parse_expr_text(v).evaluate() if isinstance(v, str) else v
+    return parse_expr_text(text).evaluate(env)
+
+
+# --- reader -------------------------------------------------------------------------
+
+def _expr(r: Reader):
+    r.enter()
+    node = _primary(r)
+    while r.at("."):
+        r.next()
+        name = r.next()
+        if name.kind != "name":
+            r.fail("expected a method name after '.'")
+        r.expect("(")
+        args = _args(r, ")")
+        node = ("method", name.text, node, args, name.pos)
+    r.leave()
+    return node
+
+
+def _args(r: Reader, close: str) -> list:
+    args = []
+    if not r.accept(close):
+        args.append(_expr(r))
+        while r.accept(","):
+            args.append(_expr(r))
+        r.expect(close)
+    return args
+
+
+def _int_expr(r: Reader):
+    """INT ['{}'] with * + - between integers (for template arguments like 128*8)."""
+    def term():
+        t = r.next()
+        if t.kind != "int":
+            r.fail("expected an integer")
+        if r.accept("{"):
+            r.expect("}")
+        return ("int", t.value)
+    node = term()
+    while (r.at("*") or r.at("+") or (r.at("-") and r.peek_at(1).kind == "int")) and r.peek_at(1).kind == "int":
+        op = r.next().text
+        node = ("arith", op, node, term())
+    return node
+
+
+def _primary(r: Reader):
+    t = r.peek
+    if t.kind == "int":
+        node = _int_expr(r)
+        if r.at(":"):
+            r.next()
+            return ("layout", node, _stride_tuple(r))
+        return node
+    if t.kind == "name" and t.text == "Sw" and r.peek_at(1).text == "<":
+        return ("literal", r.layout())
+    if r.at("("):
+        r.next()
+        items = _args(r, ")")
+        node = ("tuple", items)
+        if r.at(":"):
+            r.next()
+            return ("layout", node, _stride_tuple(r))
+        return node
+    if t.kind == "name":
+        r.next()
+        name = t.text
+        targs = None
+        if r.at("<"):
+            r.next()
+            targs = _args(r, ">")
+        if r.at("("):
+            r.next()
+            return ("call", name, targs or [], _args(r, ")"), t.pos)
+        if r.at("{"):
+            r.next()
+            r.expect("}")
+            return ("value", name, targs or [], t.pos)
+        if targs is not None:
+            return ("typename", name, targs)
+        return ("name", name, t.pos)
+    r.fail("expected an expression")
+
+
+def _stride_tuple(r: Reader):
+    return ("literal_stride", r.int_tuple(allow_basis=True))
+
+
+# --- evaluation ------------------------------------------------------------------------
+
+def _eval(node, env: dict, depth: int):
+    if depth > MAX_DEPTH:
+        raise ParseError(f"expression nested deeper than {MAX_DEPTH} levels")
+    kind = node[0]
+    ev = lambda n: _eval(n, env, depth + 1)  # noqa: E731
+    if kind == "int":
+        return node[1]
+    if kind == "arith":
+        a, b = _as_int(ev(node[2])), _as_int(ev(node[3]))
+        return a * b if node[1] == "*" else a + b if node[1] == "+" else a - b
+    if kind == "literal":
+        return node[1]
+    if kind == "literal_stride":
+        return node[1]
+    if kind == "tuple":
+        return tuple(ev(x) for x in node[1])
+    if kind == "layout":
+        shape = _as_int_tuple(ev(node[1]), "shape")
+        return Layout(shape, ev(node[2]))
+    if kind == "name":
+        name = node[1]
+        if name == "_":
+            return _
+        if name in env:
+            return env[name]
+        return TypeName(name)
+    if kind == "typename":
+        return TypeName(node[1], tuple(ev(a) for a in node[2]))
+    if kind == "value":
+        return _cpp_value(node[1], [ev(a) for a in node[2]], node[3])
+    if kind == "call":
+        name, targs, args, pos = node[1], node[2], node[3], node[4]
+        if name in env and not targs:
+            target = env[name]
+            values = [ev(a) for a in args]
+            if isinstance(target, (Layout, ComposedLayout)):
+                return target(*values)
+            raise LayoutError(f"{name} is a {type(target).__name__}, not a function or a layout")
+        fn = _FUNCTIONS.get(name)
+        if fn is None:
+            raise ParseError(f"unknown function {name!r} at position {pos}; known: {', '.join(functions())}")
+        values = [ev(a) for a in args] + [ev(a) for a in targs]
+        return _apply(name, fn, values)
+    if kind == "method":
+        name, target, args = node[1], ev(node[2]), [ev(a) for a in node[3]]
+        for cls in type(target).__mro__:
+            fn = _METHODS.get((cls, name))
+            if fn is not None:
+                return _apply(f".{name}", fn, [target] + args)
+        raise ParseError(f"{type(target).__name__} has no method {name!r} (position {node[4]})")
+    raise ParseError(f"cannot evaluate {kind}")
+
+
+def _apply(name: str, fn: Callable, values: list):
+    try:
+        return fn(*values)
+    except SymcuteError:
+        raise
+    except (TypeError, ValueError, AttributeError, IndexError, KeyError, ZeroDivisionError) as e:
+        # a wrong argument count or type: report it as the user's input, not a crash
+        args = ", ".join(_show(v) for v in values)
+        raise LayoutError(f"{name}({args}) is not a valid call: {e}") from None
+
+
+def _show(v) -> str:
+    if isinstance(v, tuple):
+        return "(" + ",".join(_show(x) for x in v) + ")"
+    return str(v)
+
+
+def _as_int(v) -> int:
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise LayoutError(f"expected an integer, got {_show(v)}")
+    return v
+
+
+def _as_int_tuple(v, what: str):
+    if isinstance(v, tuple):
+        return tuple(_as_int_tuple(x, what) for x in v)
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise LayoutError(f"layout {what} must be integers, got {_show(v)}")
+    return v
+
+
+_TUPLE_TYPES = ("Shape", "Stride", "Step", "Coord", "Tile", "tuple")
+
+
+def _type_value(t):
+    """A template argument such as ``Shape<_2,_2>`` (no braces) used as a value inside another type."""
+    if isinstance(t, TypeName) and t.name in _TUPLE_TYPES:
+        return tuple(_type_value(x) for x in t.targs)
+    if isinstance(t, TypeName) and t.name in ("Int", "C") and len(t.targs) == 1:
+        return _as_int(t.targs[0])
+    if isinstance(t, TypeName) and t.name == "Layout":
+        return _cpp_value("Layout", list(t.targs), -1)
+    return t
+
+
+def _cpp_value(name: str, targs: list, pos: int):
+    """C++ value syntax: ``Int<4>{}``, ``_4{}``, ``Shape<...>{}``, ``Layout<Shape, Stride>{}``."""
+    if name in ("Int", "C") and len(targs) == 1:
+        return _as_int(targs[0])
+    targs = [_type_value(t) for t in targs]
+    if name in _TUPLE_TYPES:
+        return tuple(targs)
+    if name == "Layout" and len(targs) in (1, 2):
+        return Layout(_as_int_tuple(targs[0], "shape"), targs[1] if len(targs) == 2 else None)
+    if name == "Swizzle" and len(targs) == 3:
+        return Swizzle(*(_as_int(t) for t in targs))
+    if name == "Underscore":
+        return _
+    fn = _FUNCTIONS.get(name + "{}")
+    if fn is not None:  # higher layers register constructible types, e.g. an MMA atom's tag
+        return fn(*targs)
+    return TypeName(name, tuple(targs))
