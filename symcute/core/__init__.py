@@ -18,7 +18,7 @@ from .layout import (
 )
 from .numeric import sizeof_bits
 from .parse import parse_int_tuple, parse_layout
-from .product import (
+from .products import (
     blocked_product, flat_product, logical_product, raked_product, tile_to_shape, tiled_product, zipped_product,
 )
 from .recast import downcast, recast_layout, upcast

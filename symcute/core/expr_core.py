@@ -21,7 +21,7 @@ from .layout import (
     Layout, append, cosize, flatten, group, make_identity_layout, make_layout, make_layout_like,
     make_ordered_layout, prepend, select, take,
 )
-from .product import (
+from .products import (
     blocked_product, flat_product, logical_product, raked_product, tile_to_shape, tiled_product, zipped_product,
 )
 from .recast import downcast, recast_layout, upcast

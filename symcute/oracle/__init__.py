@@ -6,7 +6,8 @@ prints. This package makes that cheap:
 * :mod:`symcute.oracle.notation` reads CuTe's printed notation
   (``((4,8),2):((1,4),32)``, ``1@0``, ``Sw<2,0,3> o 0 o 8:1``, tilers with ``_``);
 * :mod:`symcute.oracle.cpp` turns it into C++ building the same static value
-  (:func:`cpp_value`, :func:`cpp_type`, :func:`cpp_dynamic`, :func:`cpp_call`);
+  (:func:`cpp_value`, :func:`cpp_type`, :func:`cpp_dynamic`,
+  :func:`cpp_as_printed`, :func:`cpp_call`);
 * :class:`CuteOracle` compiles hundreds of cases per g++ run (with a cached
   precompiled header and an on-disk result memo), runs them, and returns one
   :class:`CaseResult` per case: ``ok`` with CuTe's printed ``output``, or
@@ -23,7 +24,7 @@ Usage::
 How it works, its timings and environment variables: ``docs/oracle.md``.
 """
 
-from symcute.oracle.cpp import cpp_call, cpp_dynamic, cpp_type, cpp_value
+from symcute.oracle.cpp import cpp_as_printed, cpp_call, cpp_dynamic, cpp_type, cpp_value
 from symcute.oracle.program import normalize
 from symcute.oracle.runner import CaseResult, CuteOracle, RunStats
 from symcute.oracle.toolchain import OracleError, OracleUnavailable
@@ -34,6 +35,7 @@ __all__ = [
     "OracleError",
     "OracleUnavailable",
     "RunStats",
+    "cpp_as_printed",
     "cpp_call",
     "cpp_dynamic",
     "cpp_type",

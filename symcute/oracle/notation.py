@@ -29,6 +29,17 @@ from typing import Union
 from symcute.errors import ParseError
 
 
+class Dyn(int):
+    """An integer written without ``_``, read by ``parse(..., mark_dynamic=True)``.
+
+    CuTe prints static integers as ``_4`` and run-time ones as ``4``; this
+    marker keeps that distinction for :func:`symcute.oracle.cpp.cpp_as_printed`.
+    """
+
+    def __repr__(self) -> str:
+        return f"Dyn({int(self)})"
+
+
 @dataclass(frozen=True)
 class Basis:
     """A scaled basis element: ``value`` in the hierarchical mode ``modes``.
@@ -37,7 +48,7 @@ class Basis:
     printed order: ``ScaledBasis<Int<2>,1,0>`` prints as ``2@0@1``.
     """
 
-    value: int
+    value: int  # a Dyn when it was printed without "_"
     modes: tuple[int, ...]
 
 
@@ -111,8 +122,9 @@ def _tokenize(text: str) -> list[tuple[str, str, int]]:
 
 
 class _Reader:
-    def __init__(self, text: str):
+    def __init__(self, text: str, mark_dynamic: bool = False):
         self.text = text
+        self.mark_dynamic = mark_dynamic
         self.tokens = _tokenize(text)
         self.i = 0
 
@@ -129,6 +141,12 @@ class _Reader:
 
     def integer(self) -> int:
         return int(self.take("int").lstrip("_"))
+
+    def value(self) -> int:
+        """An integer value (not a swizzle or mode parameter): maybe marked dynamic."""
+        token = self.take("int")
+        number = int(token.lstrip("_"))
+        return Dyn(number) if self.mark_dynamic and not token.startswith("_") else number
 
     # item := composed ; composed := layout ('o' offset 'o' composed)?
     def item(self) -> Node:
@@ -150,7 +168,7 @@ class _Reader:
     def atom(self) -> Node:
         kind = self.peek()
         if kind == "int":
-            value = self.integer()
+            value = self.value()
             if self.peek() != "@":
                 return value
             printed = []
@@ -184,9 +202,13 @@ class _Reader:
         raise ParseError(f"in CuTe notation {self.text!r}: unexpected {value or 'end of text'!r} at position {pos}")
 
 
-def parse(text: str) -> Node:
-    """Parse one value in CuTe notation; see the module docstring for the grammar."""
-    reader = _Reader(text)
+def parse(text: str, mark_dynamic: bool = False) -> Node:
+    """Parse one value in CuTe notation; see the module docstring for the grammar.
+
+    With ``mark_dynamic``, integers written without ``_`` come back as
+    :class:`Dyn` (CuTe prints dynamic integers so); otherwise all are plain ints.
+    """
+    reader = _Reader(text, mark_dynamic)
     node = reader.item()
     reader.take("end")
     _check(node, text)

@@ -57,9 +57,13 @@ int main() {
 """
 
 
-def render(bodies: list[str], preamble: str = "", seconds: int = 20) -> str:
-    """The C++ source running ``bodies`` (statements) in order; ``preamble`` goes before them."""
-    parts = ["using namespace cute;\n"]
+def render(bodies: list[str], preamble: str = "", seconds: int = 20, includes: str = "") -> str:
+    """The C++ source running ``bodies`` (statements) in order; ``preamble`` goes before them.
+
+    ``includes`` is the header text to inline when no precompiled header is
+    ``-include``d (see ``toolchain.PCH_HEADER``).
+    """
+    parts = [includes, "using namespace cute;\n"]
     if preamble:
         parts.append('#line 1 "symcute-preamble"\n' + preamble.rstrip() + "\n")
     for i, body in enumerate(bodies):

@@ -35,7 +35,7 @@ from typing import Iterable, Mapping
 from symcute.oracle import diagnostics as diag
 from symcute.oracle import program
 from symcute.oracle.cache import ResultCache, enabled_by_env
-from symcute.oracle.toolchain import OracleError, Toolchain, locate
+from symcute.oracle.toolchain import PCH_HEADER, OracleError, Toolchain, locate
 
 # Measured on the 2-core CI-like machine (docs/oracle.md): compile time grows
 # linearly with the number of cases (~12-15 ms each with a PCH) on top of a
@@ -195,7 +195,7 @@ class CuteOracle:
 
     def source(self, bodies: list[str], preamble: str = "") -> str:
         """The C++ program that :meth:`run` would compile for ``bodies`` (for debugging)."""
-        return program.render(bodies, preamble, CASE_SECONDS)
+        return program.render(bodies, preamble, CASE_SECONDS, includes=PCH_HEADER)
 
     # -- batching ---------------------------------------------------------
 
@@ -254,7 +254,7 @@ class CuteOracle:
     def _compile(self, group: list[str], preamble: str, pch: Path | None, tmp: Path) -> tuple[int | None, str, Path]:
         fd, source = tempfile.mkstemp(suffix=".cpp", dir=tmp)
         with os.fdopen(fd, "w") as f:
-            f.write(program.render(group, preamble, CASE_SECONDS))
+            f.write(program.render(group, preamble, CASE_SECONDS, includes="" if pch else PCH_HEADER))
         exe = Path(source[:-4])
         cmd = self.toolchain.command(Path(source), exe, pch)
         cmd[1:1] = _DIAG_FLAGS
