@@ -1,0 +1,34 @@
+"""Register fragments: CuTe's ``make_fragment_like`` (``cute/tensor_impl.hpp``) on layouts."""
+
+from __future__ import annotations
+
+from ..core import Layout, _, make_layout, make_ordered_layout, tiled_product
+from ..core import int_tuple as it
+
+
+def repeat_underscore(n: int):
+    """CuTe's ``repeat<N>(_)``: ``_`` itself when N == 1, else a tuple of N ``_``."""
+    return _ if n == 1 else (_,) * n
+
+
+def _filter_zeros(stride, shape):
+    """CuTe's ``filter_zeros(stride, shape)``: the extents of stride-0 modes become 1."""
+    if isinstance(stride, tuple):
+        return tuple(_filter_zeros(d, s) for d, s in zip(stride, shape))
+    return it.repeat_like(shape, 1) if stride == 0 else shape
+
+
+def make_fragment_like(layout: Layout) -> Layout:
+    """CuTe's ``make_fragment_like(layout)`` for a static layout.
+
+    @result rank > 1: ``tiled_product(make_layout(shape<0>, compact_col_major(filter_zeros(stride<0>, shape<0>))),
+            make_ordered_layout(shape<1..R>, stride<1..R>))``: mode 0 compact column-major
+            (stride-0 modes stay stride 0), the other modes compact in the order of their strides;
+            rank 1: ``make_layout(shape)``.
+    """
+    if layout.rank <= 1:
+        return make_layout(layout.shape)
+    s0, d0 = layout.shape[0], layout.stride[0]
+    block = Layout(s0, it.compact_col_major(_filter_zeros(d0, s0)))
+    rest = make_ordered_layout(layout.shape[1:], layout.stride[1:])
+    return tiled_product(block, rest)
