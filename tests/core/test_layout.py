@@ -1,0 +1,108 @@
+"""Layout basics: construction, CuTe's print format, parsing, evaluation, modes."""
+
+import pytest
+
+from symcute import (
+    Layout, LayoutError, ParseError, append, flatten, group, make_layout, make_layout_like,
+    make_ordered_layout, prepend, select, take, make_identity_layout, composition, cosize,
+)
+from symcute.core.parse import parse_layout, parse_int_tuple
+
+
+def test_default_stride_is_compact_column_major_with_zero_for_size_one():
+    assert str(Layout((2, 1, 3))) == "(2,1,3):(1,0,2)"
+    assert str(Layout(((2, 4), 3))) == "((2,4),3):((1,2),8)"
+    assert str(make_layout(1)) == "1:0"
+
+
+def test_print_keeps_one_tuples():
+    assert str(Layout(((2,), 1), ((2,), 0))) == "((2),1):((2),0)"
+    assert str(Layout((4,), (1,))) == "(4):(1)"
+
+
+@pytest.mark.parametrize("text, canonical", [
+    ("((_4,_8),_2):((_1,_4),_32)", "((4,8),2):((1,4),32)"),
+    ("((4,8),2):((1,4),32)", "((4,8),2):((1,4),32)"),
+    ("(4):(-1)", "(4):(-1)"),
+    ("_-1:_2", "-1:2"),
+    ("(4,4):(1@1,1@0)", "(4,4):(1@1,1@0)"),
+    ("(2,4):(1@1@1,1@0)", "(2,4):(1@1@1,1@0)"),
+    (" ( 2 , 3 ) : ( 1 , 2 ) ", "(2,3):(1,2)"),
+    ("(2,3)", "(2,3):(1,2)"),
+])
+def test_parse_round_trips(text, canonical):
+    assert str(Layout.parse(text)) == canonical
+
+
+@pytest.mark.parametrize("bad, why", [
+    ("", "empty"),
+    ("(2,3):(1)", "congruent"),
+    ("(2,3", "expected"),
+    ("(2,3):(1,2))", "trailing"),
+    ("2:x", "integer"),
+    ("2$3", "unexpected character"),
+    ("(" * 200 + "1" + ")" * 200, "nesting"),
+])
+def test_parse_errors_name_the_problem(bad, why):
+    with pytest.raises((ParseError, LayoutError), match=why):
+        Layout.parse(bad)
+
+
+def test_deep_nesting_is_a_clear_error_not_a_recursion_error():
+    with pytest.raises(ParseError, match="nesting"):
+        Layout.parse("(" * 10_000 + "1" + ")" * 10_000)
+
+
+def test_evaluation_int_flat_and_nested_coordinates():
+    L = Layout.parse("((4,8),2):((1,4),32)")
+    assert L(5) == 5 and L(32) == 32 and L(33) == 33
+    assert L((1, 1), 1) == 1 + 4 + 32
+    assert L(((1, 1), 1)) == 37
+    assert L((9, 1)) == 1 + 2 * 4 + 32  # an int coordinate for a tuple mode splits colexicographically
+    assert L(64) == 64  # beyond size: the last mode takes the rest, as CuTe's crd2idx does
+
+
+def test_evaluation_rank_mismatch():
+    with pytest.raises(LayoutError, match="Mismatched Ranks"):
+        Layout.parse("(4,8):(1,4)")((1, 2, 3))
+
+
+def test_sizes_and_modes():
+    L = Layout.parse("((4,8),(2,3)):((1,4),(64,128))")
+    assert L.size() == 192 and L.rank == 2 and L.depth == 2
+    assert cosize(L) == 3 * 1 + 7 * 4 + 1 * 64 + 2 * 128 + 1
+    assert str(L[1]) == "(2,3):(64,128)" and str(L[1, 0]) == "2:64"
+    assert str(flatten(L)) == "(4,8,2,3):(1,4,64,128)"
+    assert str(select(flatten(L), 3, 0)) == "(3,4):(128,1)"
+    assert str(take(flatten(L), 1, 3)) == "(8,2):(4,64)"
+    assert str(group(flatten(L), 1, 3)) == "(4,(8,2),3):(1,(4,64),128)"
+    assert str(append(L[0], Layout(5, 7))) == "(4,8,5):(1,4,7)"
+    assert str(prepend(Layout(4, 1), Layout(2, 0))) == "(2,4):(0,1)"
+    assert str(append(Layout(4, 1), n=3)) == "(4,1,1):(1,0,0)"
+
+
+def test_immutable_and_hashable():
+    L = Layout((2, 2), (1, 2))
+    with pytest.raises(AttributeError):
+        L._shape = 3
+    assert {L: 1}[Layout.parse("(2,2):(1,2)")] == 1
+    assert L != Layout((2, 2), (2, 1))
+
+
+def test_ordered_and_like_layouts():
+    assert str(make_ordered_layout((2, 2, 2, 2), (0, 2, 3, 1))) == "(2,2,2,2):(1,4,8,2)"
+    assert str(make_layout_like(Layout((2, 2, 2, 2), (0, 2, 4, 1)))) == "(2,2,2,2):(0,2,4,1)"
+    assert str(make_layout((4, 2), "LayoutRight")) == "(4,2):(2,1)"
+
+
+def test_identity_layout_and_basis_composition():
+    I = make_identity_layout((4, 8))
+    assert str(I) == "(4,8):(1@0,1@1)"
+    # from CuTe's unit tests: composition with basis strides selects modes
+    assert str(composition(Layout.parse("(4,4):(4,1)"), Layout.parse("(4,4):(1@1,1@0)"))) == "(4,4):(1,4)"
+    assert str(composition(Layout.parse("(4,(2,3)):(6,(3,1))"), Layout.parse("(2,4):(1@1@1,1@0)"))) == "(2,4):(1,6)"
+
+
+def test_shape_alone_and_int_tuples():
+    assert parse_int_tuple("((2,2),4)") == ((2, 2), 4)
+    assert parse_int_tuple("_32") == 32
