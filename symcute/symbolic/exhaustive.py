@@ -1,0 +1,89 @@
+"""Exhaustive evaluation of terms on a whole domain (numpy, vectorised), used where refinement cannot decide.
+
+Values are exactly CuTe's: an integer index is split over the flattened
+shape with the last mode taking any overflow, and negative indices (from a
+negative inner stride) split with C++ truncation, as ``crd2idx`` does.  When a
+value could pass int64, the arrays hold Python ints (numpy ``object``).
+Every entry point checks the domain against the configured limit first.
+"""
+
+from __future__ import annotations
+
+from ..core import int_tuple as it
+from .formula import Formula, _numpy
+from .limits import check_enumerable
+from .linear import Compose
+
+_SAFE = 1 << 62
+
+
+def values(term, n: int, limit: int | None = None):
+    """The array ``[term(0), ..., term(n-1)]`` (raises LimitError past the limit)."""
+    check_enumerable(n, f"evaluating {term} on [0, {n})", limit)
+    np = _numpy()
+    return apply(term, np.arange(n, dtype=np.int64))
+
+
+def apply(term, q):
+    """``term`` applied elementwise to the integer array ``q``."""
+    if isinstance(term, Compose):
+        return apply(term.outer, apply(term.inner, q))
+    np = _numpy()
+    layout = term.layout if isinstance(term, Formula) else term
+    shape = it.flatten_to_tuple(layout.shape)
+    stride = it.flatten_to_tuple(layout.stride)
+    qmax = int(np.max(np.abs(q))) if q.size else 0
+    bound, w = 0, 1
+    for k, (s, d) in enumerate(zip(shape, stride)):
+        bound += abs(d) * (qmax // w if k == len(shape) - 1 else s - 1)
+        w *= s
+    if bound >= _SAFE or qmax >= _SAFE or w >= _SAFE or q.dtype == object:
+        q = q.astype(object)
+    a, sign = abs(q), np.sign(q)
+    total = np.zeros(q.shape, dtype=q.dtype)
+    w = 1
+    for k, (s, d) in enumerate(zip(shape, stride)):
+        digit = a // w
+        if k < len(shape) - 1:
+            digit = digit % s
+        if d:
+            total = total + d * digit
+        w *= s
+    return sign * total
+
+
+def first_mismatch(a, b) -> int | None:
+    np = _numpy()
+    bad = np.nonzero(a != b)[0]
+    return int(bad[0]) if bad.size else None
+
+
+def first_collision(v) -> tuple[int, int] | None:
+    """The smallest index ``j`` whose value an earlier index ``i`` already had, as ``(i, j)``."""
+    np = _numpy()
+    if v.dtype == object:
+        seen = {}
+        for j, x in enumerate(v.tolist()):
+            if x in seen:
+                return seen[x], j
+            seen[x] = j
+        return None
+    _, first = np.unique(v, return_index=True)
+    if first.size == v.size:
+        return None
+    is_first = np.zeros(v.size, dtype=bool)
+    is_first[first] = True
+    j = int(np.nonzero(~is_first)[0][0])
+    i = int(np.nonzero(v == v[j])[0][0])
+    return i, j
+
+
+def first_missing(v, n: int, limit: int | None = None) -> int | None:
+    """The smallest ``y`` in ``[0, n)`` that no entry of ``v`` equals."""
+    check_enumerable(n, f"checking the image covers [0, {n})", limit)
+    np = _numpy()
+    hit = np.zeros(n, dtype=bool)
+    inside = v[(v >= 0) & (v < n)]
+    hit[inside.astype(np.int64)] = True
+    missing = np.nonzero(~hit)[0]
+    return int(missing[0]) if missing.size else None

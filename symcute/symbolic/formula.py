@@ -1,0 +1,454 @@
+"""Formula: a layout as a linear form over named sub-axes (DESIGN.md, "Sub-axis" and "Formula").
+
+A flat layout ``(s_i):(d_i)`` is a list of sub-axes ``x_i in [0, s_i)``: its
+input index is ``q = sum(x_i * P_i)`` (``P`` the exclusive prefix product of the
+flattened shape, the sub-axis *weight*) and its value is ``sum(x_i * d_i)``.
+A Formula is the layout (a core :class:`~symcute.core.Layout`, the single
+source of values) together with that list of named sub-axes.  An operation may
+refine a mode into several finer digits (``t0`` -> ``t0_0, t0_1``), so a leaf
+of the layout holds one sub-axis or more; size-1 modes hold none and are
+omitted from the expression, stride-0 modes stay (they are broadcasts).
+
+For the seed's A layout (``get_layoutA_TV`` of an SM80 16x8x16 MMA tiled 2x2x1)::
+
+    >>> F = formula(Layout.parse("((4,8,2,2),((2,2,2),(1,1))):((64,1,16,0),((32,8,256),(0,0)))"),
+    ...             names=(("t0","t1","wm","wn"), (("v0","v1","v2"), ("_a","_b"))))
+    >>> str(F)
+    '64*t0 + t1 + 16*wm + 32*v0 + 8*v1 + 256*v2'
+    >>> F.str_with_zeros()
+    '64*t0 + t1 + 16*wm + 0*wn + 32*v0 + 8*v1 + 256*v2'
+
+Printing is in sub-axis order (by weight), as the seed writes it, not SymPy's
+order; SymPy is imported only when ``.expr``, ``.latex()``, ``.lambdify()`` or
+``.index_form()`` is asked for.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import NamedTuple, Sequence
+
+from ..core import int_tuple as it
+from ..core.layout import Layout, format_int_tuple
+from ..errors import LayoutError, SymcuteError
+from .names import check_names_tree, default_names, format_names, leaf_paths, unflatten_names
+from .table import Table
+
+
+class SubAxis(NamedTuple):
+    """A named digit of the input index: ``name in [0, extent)``, input weight, output stride."""
+    name: str
+    extent: int
+    weight: int   # contribution of one step of this digit to the linear input index
+    stride: int   # contribution of one step of this digit to the layout's value
+    leaf: int     # index of the (flattened) layout mode this digit belongs to
+
+
+# Labels of the seed's table rows: 子轴 / shape / stride / TV 权重.
+TABLE_LABELS = ("sub-axis", "shape", "stride", "weight")
+TABLE_LABELS_ZH = ("子轴", "shape", "stride", "权重")
+
+
+class Formula:
+    """A layout with named sub-axes.  Immutable.
+
+    ``layout``: the core layout (values always come from it);
+    ``axes``: the sub-axes of extent > 1 in input order (by weight);
+    ``aliases``: for each sub-axis created by an operation, the digit of the
+    operation's input it corresponds to (``{"m0": "t1", ...}`` after
+    ``with_shape``); ``steps``: a Table of the operation's intermediate
+    arithmetic when it has one (``upcast``'s per-mode ``ceil_div``).
+    """
+
+    __slots__ = ("layout", "axes", "aliases", "steps", "op", "_leaf_labels", "_cache")
+
+    def __init__(self, layout: Layout, leaf_digits: Sequence[Sequence[tuple]], leaf_labels: Sequence[str] | None = None,
+                 aliases: dict | None = None, steps: Table | None = None, op: str | None = None):
+        """Low-level constructor: ``leaf_digits[k]`` lists ``(name, extent)`` of flat leaf ``k``, low digit first.
+
+        Use :func:`formula` to name a layout's modes; operations in
+        :mod:`symcute.symbolic.ops` build results through this constructor.
+        """
+        _check_layout(layout)
+        shape = it.flatten_to_tuple(layout.shape)
+        stride = it.flatten_to_tuple(layout.stride)
+        if len(leaf_digits) != len(shape):
+            raise SymcuteError(f"formula: {len(leaf_digits)} digit groups for {len(shape)} modes of {layout}")
+        axes, w = [], 1
+        for k, (s, d) in enumerate(zip(shape, stride)):
+            sub = 1
+            for name, e in leaf_digits[k]:
+                if e < 2:
+                    raise SymcuteError(f"formula: sub-axis {name!r} has extent {e}; sub-axes have extent >= 2")
+                axes.append(SubAxis(name, e, w * sub, d * sub, k))
+                sub *= e
+            if sub != s:
+                raise SymcuteError(
+                    f"formula: the digits {[n for n, _ in leaf_digits[k]]} of mode {k} multiply to {sub}, "
+                    f"not to its extent {s}")
+            w *= s
+        seen = set()
+        for a in axes:
+            if a.name in seen:
+                raise SymcuteError(f"formula: sub-axis name {a.name!r} is used twice")
+            seen.add(a.name)
+        labels = list(leaf_labels) if leaf_labels is not None else [None] * len(shape)
+        paths = leaf_paths(layout.shape)
+        for k in range(len(shape)):
+            digits = leaf_digits[k]
+            if len(digits) == 1:
+                labels[k] = digits[0][0]
+            elif len(digits) > 1:
+                labels[k] = "·".join(n for n, _ in digits)
+            elif labels[k] is None:
+                labels[k] = "_" + "_".join(str(i) for i in paths[k])
+        object.__setattr__(self, "layout", layout)
+        object.__setattr__(self, "axes", tuple(axes))
+        object.__setattr__(self, "aliases", dict(aliases or {}))
+        object.__setattr__(self, "steps", steps)
+        object.__setattr__(self, "op", op)
+        object.__setattr__(self, "_leaf_labels", tuple(labels))
+        object.__setattr__(self, "_cache", {})
+
+    def __setattr__(self, name, value):
+        raise AttributeError("Formula is immutable")
+
+    # --- structure ------------------------------------------------------------
+    @property
+    def names(self):
+        """Tree congruent to the layout's shape: the sub-axis name of each mode.
+
+        A mode refined into several digits is labelled with their names joined
+        by ``·``; a size-1 mode keeps the name it was given (or ``_`` + its path).
+        """
+        return unflatten_names(self._leaf_labels, self.layout.shape)
+
+    @property
+    def leaf_labels(self) -> tuple:
+        return self._leaf_labels
+
+    def leaf_digits(self) -> list[list[tuple]]:
+        """``(name, extent)`` of the digits of each flat mode, low digit first."""
+        out = [[] for _ in self._leaf_labels]
+        for a in self.axes:
+            out[a.leaf].append((a.name, a.extent))
+        return out
+
+    def size(self) -> int:
+        return self.layout.size()
+
+    @property
+    def shape(self):
+        return self.layout.shape
+
+    @property
+    def stride(self):
+        return self.layout.stride
+
+    def axis(self, name: str) -> SubAxis:
+        for a in self.axes:
+            if a.name == name:
+                return a
+        raise SymcuteError(f"formula {self}: no sub-axis named {name!r}")
+
+    def broadcast_axes(self) -> tuple[SubAxis, ...]:
+        """The sub-axes of stride 0 (the domain grows with them, the image does not)."""
+        return tuple(a for a in self.axes if a.stride == 0)
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Formula) and self.layout == other.layout and self.axes == other.axes
+
+    def __hash__(self) -> int:
+        return hash((self.layout, self.axes))
+
+    def __getitem__(self, i) -> "Formula":
+        """Mode access (``F[1]`` is CuTe's ``layout<1>(F)``), keeping the names of the mode's digits."""
+        path = i if isinstance(i, tuple) else (i,)
+        sub = self.layout[path]
+        prefix = _normalize_path(self.layout.shape, path)
+        keep = [k for k, p in enumerate(leaf_paths(self.layout.shape)) if p[:len(prefix)] == prefix]
+        digits = self.leaf_digits()
+        return Formula(sub, [digits[k] for k in keep], [self._leaf_labels[k] for k in keep],
+                       aliases={a: v for a, v in self.aliases.items() if a in _names_in(digits, keep)})
+
+    # --- values ---------------------------------------------------------------
+    def __call__(self, *coord):
+        """The layout's value (core evaluation)."""
+        return self.layout(*coord)
+
+    def index_of(self, coord) -> int:
+        """The linear input index of a coordinate (an int index is returned as is)."""
+        if isinstance(coord, int) and not isinstance(coord, bool):
+            return coord
+        return it.crd2idx(coord, self.layout.shape, it.compact_col_major(self.layout.shape))
+
+    def digits_of(self, coord) -> dict:
+        """``{name: value}`` of every sub-axis at an index or coordinate of the domain."""
+        q = self.index_of(coord)
+        if not 0 <= q < self.size():
+            raise SymcuteError(f"formula {self}: index {q} is outside the domain [0, {self.size()})")
+        return {a.name: (q // a.weight) % a.extent for a in self.axes}
+
+    # --- text -----------------------------------------------------------------
+    def terms(self, zeros: bool = False) -> list[tuple[int, str]]:
+        """``(coefficient, name)`` in sub-axis order; stride-0 axes only with ``zeros``."""
+        return [(a.stride, a.name) for a in self.axes if zeros or a.stride != 0]
+
+    def __str__(self) -> str:
+        return linear_text(self.terms())
+
+    def str_with_zeros(self) -> str:
+        """Like ``str`` but broadcast sub-axes shown as ``0*wn``."""
+        return linear_text(self.terms(zeros=True))
+
+    def __repr__(self) -> str:
+        return f"Formula({str(self.layout)!r}, names={format_names(self.names)!r})"
+
+    def table(self, labels: Sequence[str] = TABLE_LABELS) -> Table:
+        """The seed's table: one column per sub-axis; rows sub-axis, shape, stride, (input) weight."""
+        a = self.axes
+        return Table([labels[0]] + [x.name for x in a],
+                     [[labels[1]] + [x.extent for x in a],
+                      [labels[2]] + [x.stride for x in a],
+                      [labels[3]] + [x.weight for x in a]])
+
+    def correspondence(self) -> Table:
+        """Each sub-axis with the digit of the operation's input it stands for (``m0 = t1``)."""
+        return Table(["sub-axis", "extent", "stride", "is"],
+                     [[x.name, x.extent, x.stride, self.aliases.get(x.name, x.name)] for x in self.axes])
+
+    # --- SymPy ----------------------------------------------------------------
+    @property
+    def symbols(self) -> tuple:
+        """SymPy symbols of the sub-axes, in order (integer, nonnegative)."""
+        c = self._cache
+        if "symbols" not in c:
+            import sympy
+            c["symbols"] = tuple(sympy.Symbol(a.name, integer=True, nonnegative=True) for a in self.axes)
+        return c["symbols"]
+
+    @property
+    def expr(self):
+        """The SymPy expression ``sum(stride * symbol)`` (SymPy orders its terms its own way)."""
+        import sympy
+        return sympy.Add(*[a.stride * s for a, s in zip(self.axes, self.symbols)])
+
+    def latex(self, zeros: bool = False) -> str:
+        """LaTeX of the linear form, terms in sub-axis order."""
+        import sympy
+        parts = []
+        for a, s in zip(self.axes, self.symbols):
+            if a.stride == 0 and not zeros:
+                continue
+            term = sympy.latex(s) if a.stride == 1 else (
+                f"0 {sympy.latex(s)}" if a.stride == 0 else sympy.latex(sympy.Mul(a.stride, s, evaluate=False)))
+            parts.append(term)
+        return _join_signed(parts) if parts else "0"
+
+    def index_form(self, q: str = "q"):
+        """The value as a SymPy expression of the linear index ``q``: ``sum(d * Mod(floor(q/w), s))``.
+
+        The digit of the last mode of the layout has no ``Mod``: CuTe lets the
+        last mode take any overflow, so the form agrees with the layout beyond
+        ``size`` too.
+        """
+        import sympy
+        qs = sympy.Symbol(q, integer=True, nonnegative=True)
+        return sympy.Add(*[a.stride * self._index_term(a, qs) for a in self.axes])
+
+    def index_text(self, q: str = "q") -> str:
+        """``index_form`` as text in sub-axis order (``64*Mod(q, 4) + Mod(floor(q/4), 8) + ...``)."""
+        import sympy
+        qs = sympy.Symbol(q, integer=True, nonnegative=True)
+        return linear_text([(a.stride, str(self._index_term(a, qs))) for a in self.axes if a.stride != 0],
+                           parenthesize=False)
+
+    def _index_term(self, a: SubAxis, qs):
+        import sympy
+        digit = qs if a.weight == 1 else sympy.floor(qs / a.weight)
+        if a.leaf == len(self._leaf_labels) - 1 and a is self.axes[-1]:
+            return digit
+        return sympy.Mod(digit, a.extent)
+
+    def lambdify(self, index: bool = False):
+        """A numpy function: of the sub-axis values (in order, arrays broadcast), or with
+        ``index=True`` of an array of linear indices.
+
+        Integer arithmetic throughout; when values can exceed int64 the
+        arrays are computed with Python ints (numpy ``object`` dtype).
+        """
+        np = _numpy()
+        big = _needs_object(self)
+        if index:
+            axes = self.axes
+            last = len(self._leaf_labels) - 1
+
+            def by_index(q):
+                q = np.asarray(q, dtype=object if big or _big_array(np, q) else np.int64)
+                total = np.zeros(q.shape, dtype=q.dtype)
+                for a in axes:
+                    d = q // a.weight
+                    if not (a.leaf == last and a is axes[-1]):
+                        d = d % a.extent
+                    total = total + a.stride * d
+                return total
+            return by_index
+        import sympy
+        fn = sympy.lambdify(self.symbols, self.expr, "numpy")
+        n = len(self.axes)
+
+        def by_digits(*digits):
+            if len(digits) != n:
+                raise SymcuteError(f"formula {self}: expected {n} sub-axis values "
+                                   f"({', '.join(a.name for a in self.axes)}), got {len(digits)}")
+            arrs = [np.asarray(x, dtype=object if big else np.int64) for x in digits]
+            shape = np.broadcast_shapes(*(x.shape for x in arrs)) if arrs else ()
+            out = fn(*arrs)
+            return np.broadcast_to(np.asarray(out, dtype=object if big else np.int64), shape).copy()
+        return by_digits
+
+    # --- JSON -----------------------------------------------------------------
+    def to_dict(self) -> dict:
+        return {
+            "layout": str(self.layout),
+            "names": _listify(self.names),
+            "axes": [a._asdict() for a in self.axes],
+            "aliases": dict(self.aliases),
+            "op": self.op,
+            "steps": self.steps.to_dict() if self.steps is not None else None,
+            "text": str(self),
+        }
+
+    def to_json(self, **kw) -> str:
+        return json.dumps(self.to_dict(), ensure_ascii=False, **kw)
+
+    @staticmethod
+    def from_json(text) -> "Formula":
+        """Rebuild a Formula from :meth:`to_json` output (checked against the layout it names)."""
+        d = json.loads(text) if isinstance(text, str) else text
+        try:
+            layout = Layout.parse(d["layout"])
+            n_leaves = len(it.flatten_to_tuple(layout.shape))
+            groups = [[] for _ in range(n_leaves)]
+            for a in d["axes"]:
+                groups[int(a["leaf"])].append((str(a["name"]), int(a["extent"])))
+            names = d.get("names")
+            labels = None
+            if names is not None:
+                from .names import _tuplify, _flatten
+                labels = [str(x) for x in _flatten(_tuplify(names))]
+                if len(labels) != n_leaves:
+                    raise SymcuteError("names do not match the layout's modes")
+            steps = Table.from_dict(d["steps"]) if d.get("steps") else None
+            f = Formula(layout, groups, labels, aliases=d.get("aliases") or {}, steps=steps, op=d.get("op"))
+        except (KeyError, TypeError, ValueError, IndexError, LayoutError) as e:
+            raise SymcuteError(f"Formula.from_json: malformed formula JSON ({e})") from None
+        stored = [(a["name"], int(a["extent"]), int(a["weight"]), int(a["stride"]), int(a["leaf"]))
+                  for a in d["axes"]]
+        if stored != [tuple(a) for a in f.axes]:
+            raise SymcuteError("Formula.from_json: the sub-axes do not match the layout "
+                               f"{layout} (weights or strides differ)")
+        return f
+
+
+def formula(layout, names=None) -> Formula:
+    """``layout`` as a Formula over named sub-axes.
+
+    ``names``: a tree of identifiers congruent to the shape, or text such as
+    ``"((t0,t1),(v0,v1))"``; by default each mode is named ``x`` followed by its
+    mode path (``x0_1`` for mode path (0,1); ``x`` for a rank-1 layout).
+    A Formula passed in is returned as is, or renamed when ``names`` is given.
+    @post formula(L).layout == L
+    @post formula(L)(q) == sum(a.stride * digit_a(q)) for every q < size(L)
+    """
+    if isinstance(layout, Formula):
+        if names is None:
+            return layout
+        layout = layout.layout
+    if not isinstance(layout, Layout):
+        raise SymcuteError(f"formula: {layout!r} is not a layout")
+    _check_layout(layout)
+    if names is None:
+        names = default_names(layout.shape)
+    elif isinstance(names, str):
+        from .names import parse_names
+        names = parse_names(names)
+    flat = check_names_tree(names, layout.shape, where=f"formula({layout}) names")
+    shape = it.flatten_to_tuple(layout.shape)
+    return Formula(layout, [[(n, s)] if s > 1 else [] for n, s in zip(flat, shape)], list(flat))
+
+
+def linear_text(terms: Sequence[tuple], parenthesize: bool = False) -> str:
+    """``64*t0 + t1 - 2*x`` from ``[(64, "t0"), (1, "t1"), (-2, "x")]`` (SymPy's style, given order)."""
+    parts = []
+    for c, name in terms:
+        if c == 1:
+            parts.append(name)
+        elif c == -1:
+            parts.append("-" + name)
+        else:
+            parts.append(f"{c}*{name}")
+    return _join_signed(parts) if parts else "0"
+
+
+def _join_signed(parts: list[str]) -> str:
+    out = parts[0]
+    for p in parts[1:]:
+        out += " - " + p[1:] if p.startswith("-") else " + " + p
+    return out
+
+
+def _check_layout(layout):
+    if not isinstance(layout, Layout):
+        raise SymcuteError(f"formula: {layout!r} is not a layout (swizzled layouts have no linear formula)")
+    for d in it.flatten_to_tuple(layout.stride):
+        if isinstance(d, bool) or not isinstance(d, int):
+            raise SymcuteError(f"formula: layout {layout} has a basis stride {d}; formulas take integer strides")
+    for s in it.flatten_to_tuple(layout.shape):
+        if s < 1:
+            raise SymcuteError(f"formula: layout {layout} has an extent {s} < 1")
+
+
+def _normalize_path(shape, path) -> tuple:
+    """A mode path with negative indices resolved (``Layout.__getitem__`` accepted it already)."""
+    out = []
+    for k in path:
+        if not isinstance(shape, tuple):
+            continue  # indexing a leaf with 0 or -1 is the leaf itself
+        k = k % len(shape)
+        out.append(k)
+        shape = shape[k]
+    return tuple(out)
+
+
+def _names_in(digits, keep) -> set:
+    return {n for k in keep for n, _ in digits[k]}
+
+
+def _listify(x):
+    return [_listify(y) for y in x] if isinstance(x, tuple) else x
+
+
+def _numpy():
+    try:
+        import numpy
+    except ModuleNotFoundError:  # pragma: no cover - numpy ships with the test extras
+        raise SymcuteError("lambdify and exhaustive checks need numpy (pip install numpy)") from None
+    return numpy
+
+
+INT64_MAX = (1 << 63) - 1
+
+
+def _needs_object(f: Formula) -> bool:
+    span = sum(abs(a.stride) * (a.extent - 1) for a in f.axes)
+    return span > INT64_MAX or f.size() > INT64_MAX
+
+
+def _big_array(np, q) -> bool:
+    arr = np.asarray(q)
+    return arr.dtype == object
+
+
+def format_layout(layout) -> str:
+    return format_int_tuple(layout.shape) + ":" + format_int_tuple(layout.stride)

@@ -1,0 +1,55 @@
+"""Configurable limits of the symbolic layer.
+
+``EXHAUSTIVE_LIMIT``: the largest domain (number of inputs, or of values for a
+surjectivity check) that the prover enumerates when no refinement argument
+applies; beyond it the verdict is "unknown".  Default ``2**24``; the
+environment variable ``SYMCUTE_EXHAUSTIVE_LIMIT`` or :func:`set_exhaustive_limit`
+changes it, and every prover function takes ``limit=`` for one call.
+"""
+
+from __future__ import annotations
+
+import os
+
+from ..errors import LimitError, SymcuteError
+
+
+def _from_env() -> int:
+    text = os.environ.get("SYMCUTE_EXHAUSTIVE_LIMIT", "")
+    if not text:
+        return 1 << 24
+    try:
+        value = int(text)
+    except ValueError:
+        raise SymcuteError(f"SYMCUTE_EXHAUSTIVE_LIMIT={text!r} is not an integer") from None
+    return max(0, value)
+
+
+EXHAUSTIVE_LIMIT = _from_env()
+
+
+def set_exhaustive_limit(n: int) -> int:
+    """Set the enumeration limit; returns the previous one."""
+    global EXHAUSTIVE_LIMIT
+    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+        raise SymcuteError(f"exhaustive limit must be a non-negative integer, got {n!r}")
+    old, EXHAUSTIVE_LIMIT = EXHAUSTIVE_LIMIT, n
+    return old
+
+
+def exhaustive_limit(limit: int | None = None) -> int:
+    return EXHAUSTIVE_LIMIT if limit is None else limit
+
+
+def check_enumerable(n: int, what: str, limit: int | None = None) -> None:
+    """Raise LimitError when enumerating ``n`` items would pass the limit."""
+    lim = exhaustive_limit(limit)
+    if n > lim:
+        raise LimitError(f"{what}: enumerating {_pow2(n)} items exceeds the exhaustive limit {_pow2(lim)} "
+                         f"(symcute.symbolic.limits.EXHAUSTIVE_LIMIT, env SYMCUTE_EXHAUSTIVE_LIMIT)")
+
+
+def _pow2(n: int) -> str:
+    if n > 0 and n & (n - 1) == 0 and n >= 1024:
+        return f"2^{n.bit_length() - 1}"
+    return str(n)

@@ -1,0 +1,109 @@
+"""Proof and Certificate: the prover's answers, readable and checkable.
+
+A :class:`Proof` states the claim, its verdict (``"proved"``, ``"refuted"``,
+``"unknown"``), the method (``"refinement"``, ``"chain"``, ``"exhaustive"``),
+a :class:`Certificate` a reader can check by hand, and, when refuted, a
+concrete counterexample that was re-evaluated with ``symcute.core`` before it
+was returned.
+
+How to read a certificate (``refinement``): ``table`` lists the digits of the
+common refinement of both sides' domains, each with its extent, its weight in
+the input index, and the coefficient it has on each side; the claim holds iff
+the two coefficient columns agree on every row (both sides are linear forms in
+these bounded digits).  ``conditions`` lists the side conditions the argument
+used (for a composition: that no inner value can carry past an outer digit).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from .table import Table
+
+VERDICTS = ("proved", "refuted", "unknown")
+
+
+@dataclass(frozen=True)
+class Certificate:
+    """The argument behind a verdict: a table of digits and the side conditions used."""
+    kind: str                 # "equality", "injective", "surjective", "exhaustive"
+    table: Table
+    conditions: tuple = ()
+    data: dict = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        lines = [str(self.table)]
+        lines += [f"  - {c}" for c in self.conditions]
+        return "\n".join(lines)
+
+    def to_dict(self) -> dict:
+        return {"kind": self.kind, "table": self.table.to_dict(), "conditions": list(self.conditions),
+                "data": _jsonable(self.data)}
+
+
+@dataclass(frozen=True)
+class Proof:
+    """The answer to a claim about layouts."""
+    statement: str
+    verdict: str
+    method: str
+    certificate: Certificate | None = None
+    counterexample: dict | None = None
+    reason: str = ""
+
+    def __post_init__(self):
+        assert self.verdict in VERDICTS, self.verdict
+
+    def __bool__(self) -> bool:
+        return self.verdict == "proved"
+
+    @property
+    def proved(self) -> bool:
+        return self.verdict == "proved"
+
+    @property
+    def refuted(self) -> bool:
+        return self.verdict == "refuted"
+
+    def __str__(self) -> str:
+        lines = [f"claim:   {self.statement}", f"verdict: {self.verdict} ({self.method})"]
+        if self.reason:
+            lines.append(f"why:     {self.reason}")
+        if self.counterexample:
+            lines.append("counterexample:")
+            lines += [f"  {k}: {_show(v)}" for k, v in self.counterexample.items()]
+        if self.certificate is not None:
+            lines.append("certificate:")
+            lines += ["  " + ln for ln in str(self.certificate).splitlines()]
+        return "\n".join(lines)
+
+    def to_dict(self) -> dict:
+        return {
+            "statement": self.statement,
+            "verdict": self.verdict,
+            "method": self.method,
+            "reason": self.reason,
+            "certificate": self.certificate.to_dict() if self.certificate else None,
+            "counterexample": _jsonable(self.counterexample) if self.counterexample else None,
+        }
+
+    def to_json(self, **kw) -> str:
+        return json.dumps(self.to_dict(), ensure_ascii=False, **kw)
+
+
+def _show(v) -> str:
+    if isinstance(v, dict):
+        return ", ".join(f"{k}={_show(x)}" for k, x in v.items())
+    return str(v)
+
+
+def _jsonable(x: Any):
+    if isinstance(x, dict):
+        return {str(k): _jsonable(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_jsonable(v) for v in x]
+    if isinstance(x, (int, str, float)) or x is None:
+        return x
+    return str(x)

@@ -1,0 +1,458 @@
+"""The prover: equality, inverse identities, injectivity, surjectivity, bijectivity of layouts.
+
+Method (DESIGN.md, "Mutual refinement"): write each side as a linear form over
+bounded digits of the input index (:mod:`symcute.symbolic.linear`), refine both
+to common digits, and compare coefficients; two linear forms on a box agree
+everywhere iff their coefficients agree on every digit of extent > 1.  The
+image questions use the sorted-stride argument on the same digits:
+
+- injective: sorted by ``|c|``, every coefficient exceeds the span
+  ``sum(|c'| * (e' - 1))`` of the smaller ones (sufficient); a zero coefficient,
+  or ``|c_j| = k * |c_i|`` with ``k < e_i``, gives a concrete collision;
+- surjective onto ``[0, n)``: sorted positive coefficients each at most one
+  more than the span already covered, and the span reaches ``n - 1``
+  (sufficient); with no negative coefficient the first uncovered value is
+  exactly where that chain breaks, so the refutation is exact.
+
+When no argument applies the prover enumerates (numpy) if the domain is at
+most ``limits.EXHAUSTIVE_LIMIT``, and otherwise answers "unknown".  It never
+says "proved" without one of these arguments, and every counterexample is
+re-evaluated with ``symcute.core`` before it is returned.
+"""
+
+from __future__ import annotations
+
+from ..core import int_tuple as it
+from ..core.layout import Layout
+from ..errors import SymcuteError
+from . import exhaustive
+from .formula import Formula, formula
+from .limits import exhaustive_limit, _pow2
+from .linear import Compose, NotLinear, as_term, coalesce_digits, common_rows, evaluate, linearize, size_of, \
+    term_text
+from .proof import Certificate, Proof
+from .table import Table
+
+
+# --- equality ---------------------------------------------------------------------
+
+def prove(lhs, rhs, domain: int | None = None, limit: int | None = None, labels=None) -> Proof:
+    """Prove or refute ``lhs(i) == rhs(i)`` for every ``0 <= i < domain``.
+
+    ``lhs``/``rhs``: Layouts, Formulas or ``Compose(outer, inner)``; ``domain``
+    defaults to the common size (different sizes refute equality: one side is
+    defined where the other is not).  ``labels`` names the two sides in the
+    statement and the certificate (default: their CuTe notation).
+    """
+    lhs, rhs = as_term(lhs), as_term(rhs)
+    nl, nr = size_of(lhs), size_of(rhs)
+    la, lb = labels if labels is not None else ("lhs", "rhs")
+    sa, sb = labels if labels is not None else (term_text(lhs), term_text(rhs))
+    if domain is None:
+        if nl != nr:
+            small = min(nl, nr)
+            return Proof(f"{sa} == {sb} as functions (sizes {nl} and {nr})", "refuted", "domains",
+                         counterexample={"index": small, f"size({la})": nl, f"size({lb})": nr},
+                         reason=f"the domains differ: index {small} is in the domain of "
+                                f"{la if nl > nr else lb} only")
+        n = nl
+    else:
+        n = _check_domain(domain)
+    statement = f"{sa}(i) == {sb}(i) for all 0 <= i < {n}"
+    return _prove_equal(lhs, rhs, n, statement, limit, (la, lb))
+
+
+def _check_domain(n) -> int:
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise SymcuteError(f"prove: domain must be a positive integer, got {n!r}")
+    return n
+
+
+def _prove_equal(lhs, rhs, n: int, statement: str, limit, labels) -> Proof:
+    try:
+        a, b = linearize(lhs, n), linearize(rhs, n)
+        rows = common_rows(a, b) or common_rows(coalesce_digits(a), coalesce_digits(b))
+        if rows is None:
+            raise NotLinear("the two sides' digits have no common refinement")
+    except NotLinear as e:
+        return _exhaustive_equal(lhs, rhs, n, statement, str(e), limit, labels)
+    cert = _equality_certificate(rows, labels)
+    diffs = [r for r in rows if r.lhs != r.rhs]
+    if not diffs:
+        _verify_rows(lhs, rhs, rows)
+        return Proof(statement, "proved", "refinement", cert)
+    r = diffs[0]
+    q = r.weight
+    ce = _counterexample(lhs, rhs, q, labels)
+    ce["digit"] = f"{r.name}=1 (extent {r.extent}): coefficient {r.lhs} vs {r.rhs}"
+    return Proof(statement, "refuted", "refinement", cert, ce,
+                 reason=f"digit {r.name} has coefficient {r.lhs} on the left and {r.rhs} on the right; "
+                        f"{q} is the smallest index where they differ")
+
+
+def _equality_certificate(rows, labels) -> Certificate:
+    la, lb = labels
+    via = any(r.lhs_via or r.rhs_via for r in rows)
+    header = ["digit", "extent", "weight", la, lb, ""] + ([f"via ({la})"] if via else [])
+    body = []
+    for r in rows:
+        line = [r.name, r.extent, r.weight, r.lhs, r.rhs, "ok" if r.lhs == r.rhs else "DIFFERS"]
+        if via:
+            line.append(" ; ".join(r.lhs_via) or "-")
+        body.append(line)
+    conditions = [f"the digits form the mixed-radix chain of [0, {_pow2(_top(rows))}) (weights are prefix "
+                  f"products of the extents)",
+                  "both sides are linear forms in these digits, so they agree iff every row agrees"]
+    if via:
+        conditions.append("through each composition, no outer digit can overflow into the next "
+                          "(checked digit by digit), so the composite stays linear")
+    data = {"digits": [r._asdict() for r in rows]}
+    return Certificate("equality", Table(header, body), tuple(conditions), data)
+
+
+def _top(rows) -> int:
+    return rows[-1].weight * rows[-1].extent if rows else 1
+
+
+def _verify_rows(lhs, rhs, rows) -> None:
+    """Self-check of a refinement proof: each coefficient is the value at the digit's unit input."""
+    if evaluate(lhs, 0) != 0 or evaluate(rhs, 0) != 0:
+        raise AssertionError("refinement proof: a side is not 0 at index 0")
+    for r in rows:
+        if evaluate(lhs, r.weight) != r.lhs or evaluate(rhs, r.weight) != r.rhs:
+            raise AssertionError(f"refinement proof: coefficient of {r.name} does not match core evaluation")
+
+
+def _counterexample(lhs, rhs, q: int, labels) -> dict:
+    vl, vr = evaluate(lhs, q), evaluate(rhs, q)
+    if vl == vr:
+        raise AssertionError(f"counterexample {q} does not separate the two sides ({vl})")
+    la, lb = labels
+    ce = {"index": q}
+    coord = _coordinate(_innermost(lhs), q)
+    if coord is not None:
+        ce["coordinate"] = coord
+    ce[la] = vl
+    ce[lb] = vr
+    chain = _chain(lhs, q)
+    if chain:
+        ce[f"{la} steps"] = chain
+    return ce
+
+
+def _innermost(term):
+    while isinstance(term, Compose):
+        term = term.inner
+    return term
+
+
+def _coordinate(term, q: int):
+    layout = term.layout if isinstance(term, Formula) else term
+    if not isinstance(layout.shape, tuple) or not 0 <= q < layout.size():
+        return None
+    return it.idx2crd(q, layout.shape)
+
+
+def _chain(term, q: int) -> str:
+    """``F(64) = 0 -> G(0) = 0`` for a composite, empty for a plain layout."""
+    if not isinstance(term, Compose):
+        return ""
+    steps, x = [], q
+    for t in _flatten_compose(term):
+        y = evaluate(t, x)
+        steps.append(f"{term_text(t)}({x}) = {y}")
+        x = y
+    return " -> ".join(steps)
+
+
+def _flatten_compose(term) -> list:
+    """Innermost first."""
+    if isinstance(term, Compose):
+        return _flatten_compose(term.inner) + _flatten_compose(term.outer)
+    return [term]
+
+
+def _exhaustive_equal(lhs, rhs, n, statement, why, limit, labels) -> Proof:
+    lim = exhaustive_limit(limit)
+    if n > lim:
+        return Proof(statement, "unknown", "none",
+                     reason=f"{why}; the domain of {_pow2(n)} inputs exceeds the exhaustive limit {_pow2(lim)} "
+                            f"(symcute.symbolic.limits.EXHAUSTIVE_LIMIT)")
+    va, vb = exhaustive.values(lhs, n, lim), exhaustive.values(rhs, n, lim)
+    q = exhaustive.first_mismatch(va, vb)
+    cert = Certificate("exhaustive", Table(["inputs", "mismatches"], [[n, 0 if q is None else "≥1"]]),
+                       (f"evaluated both sides at all {n} inputs",))
+    if q is None:
+        return Proof(statement, "proved", "exhaustive", cert, reason=why)
+    return Proof(statement, "refuted", "exhaustive", cert, _counterexample(lhs, rhs, q, labels),
+                 reason=f"{q} is the smallest index where the two sides differ")
+
+
+# --- inverse identities --------------------------------------------------------------
+
+def prove_right_inverse(L, R=None, limit: int | None = None, labels=("L", "R")) -> Proof:
+    """``L(R(i)) == i`` for all ``i < size(R)`` (``R`` defaults to ``right_inverse(L)``)."""
+    L = as_term(L)
+    if R is None:
+        R = _default_inverse(L, "right")
+    R = as_term(R)
+    n = size_of(R)
+    a, b = labels
+    statement = f"{a}({b}(i)) == i for all 0 <= i < {n} ({a} = {term_text(L)}, {b} = {term_text(R)})"
+    return _prove_equal(Compose(L, R), _identity(n), n, statement, limit, (f"{a}({b}(i))", "i"))
+
+
+def prove_left_inverse(L, R=None, limit: int | None = None, labels=("L", "R")) -> Proof:
+    """``R(L(x)) == x`` for all ``x < size(L)`` (``R`` defaults to ``left_inverse(L)``)."""
+    L = as_term(L)
+    if R is None:
+        R = _default_inverse(L, "left")
+    R = as_term(R)
+    n = size_of(L)
+    a, b = labels
+    statement = f"{b}({a}(x)) == x for all 0 <= x < {n} ({a} = {term_text(L)}, {b} = {term_text(R)})"
+    return _prove_equal(Compose(R, L), _identity(n), n, statement, limit, (f"{b}({a}(x))", "x"))
+
+
+def _default_inverse(L, side: str):
+    from . import ops
+    if isinstance(L, Compose):
+        raise SymcuteError(f"prove_{side}_inverse: give the inverse of a composite explicitly")
+    return ops.right_inverse(L) if side == "right" else ops.left_inverse(L)
+
+
+def _identity(n: int) -> Layout:
+    return Layout(n, 1) if n > 1 else Layout(1, 0)
+
+
+# --- image questions ------------------------------------------------------------------
+
+def is_injective(L, limit: int | None = None) -> Proof:
+    """``L(x) != L(y)`` for all distinct ``x, y < size(L)``."""
+    L = as_term(L)
+    n = size_of(L)
+    statement = f"{term_text(L)} is injective on [0, {n})"
+    try:
+        digits = linearize(L, n)
+    except NotLinear as e:
+        return _exhaustive_injective(L, n, statement, str(e), limit)
+    for d in digits:
+        if d.coef == 0:
+            return _collision(L, statement, 0, d.weight, f"digit {d.name} (extent {d.extent}) has stride 0: "
+                                                           f"a broadcast", digits)
+    order = sorted(digits, key=lambda d: abs(d.coef))
+    rows, span, ok = [], 0, True
+    for d in order:
+        good = abs(d.coef) > span
+        rows.append([d.name, d.extent, abs(d.coef), span, "ok" if good else "fails"])
+        ok = ok and good
+        span += abs(d.coef) * (d.extent - 1)
+    cert = Certificate("injective", Table(["digit", "extent", "|stride|", "span below", "|stride| > span"], rows),
+                       ("digits sorted by |stride|; each stride exceeds the largest sum the smaller digits "
+                        "reach, so distinct digit vectors give distinct values",))
+    if ok:
+        return Proof(statement, "proved", "chain", cert)
+    pair = _find_collision(order)
+    if pair is not None:
+        x, y, why = pair
+        return _collision(L, statement, x, y, why, digits, cert)
+    return _exhaustive_injective(L, n, statement, "the sorted strides do not form a chain and no simple "
+                                                  "collision exists", limit)
+
+
+def _find_collision(order):
+    """A pair of inputs with equal values from two digits whose strides are multiples (``|c_j| = k|c_i|``)."""
+    for j, dj in enumerate(order):
+        for di in order[:j]:
+            ci, cj = abs(di.coef), abs(dj.coef)
+            if cj % ci == 0 and cj // ci < di.extent:
+                k = cj // ci
+                same = (di.coef > 0) == (dj.coef > 0)
+                x, y = (dj.weight, k * di.weight) if same else (k * di.weight + dj.weight, 0)
+                return x, y, (f"{dj.name}=1 and {di.name}={k} give the same value" if same else
+                              f"{di.name}={k} and {dj.name}=1 cancel")
+    return None
+
+
+def _collision(L, statement, x, y, why, digits, cert=None) -> Proof:
+    vx, vy = evaluate(L, x), evaluate(L, y)
+    if vx != vy or x == y:
+        raise AssertionError(f"collision {x}, {y} is not one ({vx} vs {vy})")
+    x, y = min(x, y), max(x, y)
+    ce = {"indices": (x, y), "value": vx}
+    cx, cy = _coordinate(L, x), _coordinate(L, y)
+    if cx is not None:
+        ce["coordinates"] = (cx, cy)
+    return Proof(statement, "refuted", "chain", cert, ce, reason=why)
+
+
+def _exhaustive_injective(L, n, statement, why, limit) -> Proof:
+    lim = exhaustive_limit(limit)
+    if n > lim:
+        return Proof(statement, "unknown", "none", reason=f"{why}; the domain of {_pow2(n)} inputs exceeds the "
+                                                          f"exhaustive limit {_pow2(lim)}")
+    v = exhaustive.values(L, n, lim)
+    pair = exhaustive.first_collision(v)
+    cert = Certificate("exhaustive", Table(["inputs", "distinct values"], [[n, n if pair is None else "<n"]]),
+                       (f"evaluated at all {n} inputs",))
+    if pair is None:
+        return Proof(statement, "proved", "exhaustive", cert, reason=why)
+    p = _collision(L, statement, pair[0], pair[1], "two inputs with the same value", None, cert)
+    return Proof(p.statement, p.verdict, "exhaustive", cert, p.counterexample, p.reason)
+
+
+def is_surjective(L, n: int, limit: int | None = None) -> Proof:
+    """Every ``y`` in ``[0, n)`` is ``L(x)`` for some ``x < size(L)``."""
+    L = as_term(L)
+    n = _check_domain(n)
+    size = size_of(L)
+    statement = f"{term_text(L)} maps [0, {size}) onto a superset of [0, {n})"
+    try:
+        digits = linearize(L, size)
+    except NotLinear as e:
+        return _exhaustive_surjective(L, size, n, statement, str(e), limit)
+    order = sorted((d for d in digits if d.coef > 0), key=lambda d: d.coef)
+    covered, rows, gap = 0, [], None
+    for d in order:
+        good = d.coef <= covered + 1
+        rows.append([d.name, d.extent, d.coef, covered, "ok" if good else "gap"])
+        if not good:
+            gap = covered + 1
+            break
+        covered += d.coef * (d.extent - 1)
+    cert = Certificate("surjective",
+                       Table(["digit", "extent", "stride", "covered below", "stride <= covered+1"], rows),
+                       (f"positive-stride digits sorted by stride cover [0, {covered}] without a hole "
+                        f"(other digits held at 0)",))
+    if covered >= n - 1:
+        return Proof(statement, "proved", "chain", cert)
+    y = covered + 1
+    if all(d.coef >= 0 for d in digits):
+        _confirm_missing(L, size, y, digits, limit)
+        if gap is not None:
+            c = order[len(rows) - 1].coef
+            why = (f"the digits of stride < {c} reach at most {covered}, and every other digit adds "
+                   f"at least {c} > {y}, so no input maps to {y}")
+        else:
+            why = f"the largest value is {covered}"
+        return Proof(statement, "refuted", "chain", cert, {"missing value": y}, reason=why)
+    return _exhaustive_surjective(L, size, n, statement, "negative strides: the chain argument does not apply",
+                                  limit)
+
+
+def _confirm_missing(L, size, y, digits, limit) -> None:
+    """Re-check a non-surjectivity refutation: the coefficients by core evaluation; the value by enumeration
+    when the domain is small enough."""
+    for d in digits:
+        if evaluate(L, d.weight) != d.coef:
+            raise AssertionError(f"surjectivity: coefficient of {d.name} does not match core evaluation")
+    if size <= exhaustive_limit(limit):
+        v = exhaustive.values(L, size, limit)
+        if (v == y).any():
+            raise AssertionError(f"surjectivity: value {y} is hit after all")
+
+
+def _exhaustive_surjective(L, size, n, statement, why, limit) -> Proof:
+    lim = exhaustive_limit(limit)
+    if size > lim or n > lim:
+        return Proof(statement, "unknown", "none", reason=f"{why}; enumerating {_pow2(max(size, n))} items "
+                                                          f"exceeds the exhaustive limit {_pow2(lim)}")
+    v = exhaustive.values(L, size, lim)
+    y = exhaustive.first_missing(v, n, lim)
+    cert = Certificate("exhaustive", Table(["inputs", "targets"], [[size, n]]), (f"evaluated at all {size} inputs",))
+    if y is None:
+        return Proof(statement, "proved", "exhaustive", cert, reason=why)
+    return Proof(statement, "refuted", "exhaustive", cert, {"missing value": y},
+                 reason=f"no input maps to {y}")
+
+
+def is_bijective(L, n: int | None = None, limit: int | None = None) -> Proof:
+    """``L`` is a bijection from ``[0, size(L))`` onto ``[0, n)`` (``n`` defaults to ``size(L)``)."""
+    L = as_term(L)
+    size = size_of(L)
+    n = size if n is None else _check_domain(n)
+    statement = f"{term_text(L)} is a bijection from [0, {size}) onto [0, {n})"
+    try:
+        digits = linearize(L, size)
+    except NotLinear:
+        digits = None
+    if digits is not None:
+        for d in digits:
+            if d.coef < 0:
+                return _outside(L, statement, d.weight, f"digit {d.name} has a negative stride", n)
+        top = sum(d.coef * (d.extent - 1) for d in digits)
+        if top >= n:
+            x = sum((d.extent - 1) * d.weight for d in digits if d.coef > 0)
+            return _outside(L, statement, x, f"the largest value is {top}", n)
+    inj = is_injective(L, limit)
+    if not inj.proved:
+        return Proof(statement, inj.verdict, inj.method, inj.certificate, inj.counterexample,
+                     reason=("not injective: " if inj.refuted else "") + inj.reason)
+    sur = is_surjective(L, n, limit)
+    if not sur.proved:
+        return Proof(statement, sur.verdict, sur.method, sur.certificate, sur.counterexample,
+                     reason=("not onto [0, n): " if sur.refuted else "") + sur.reason)
+    if digits is None:  # the image bound was not checked symbolically
+        if size > exhaustive_limit(limit):
+            return Proof(statement, "unknown", "none", reason="injective and onto, but the image bound is unknown")
+        v = exhaustive.values(L, size, limit)
+        bad = [i for i in (int(v.argmin()), int(v.argmax())) if not 0 <= int(v[i]) < n]
+        if bad:
+            return _outside(L, statement, bad[0], "a value outside the target", n)
+    conds = (inj.certificate.conditions if inj.certificate else ()) + \
+            (sur.certificate.conditions if sur.certificate else ()) + (f"every value lies in [0, {n})",)
+    cert = Certificate("bijective", inj.certificate.table if inj.certificate else Table([], []), conds,
+                       {"surjective": sur.certificate.to_dict() if sur.certificate else None})
+    method = "chain" if inj.method == sur.method == "chain" else "exhaustive"
+    return Proof(statement, "proved", method, cert)
+
+
+def _outside(L, statement, x, why, n) -> Proof:
+    v = evaluate(L, x)
+    if 0 <= v < n:
+        raise AssertionError(f"value {v} at {x} is inside [0, {n})")
+    return Proof(statement, "refuted", "chain", None, {"index": x, "value": v}, reason=f"{why}: outside [0, {n})")
+
+
+def broadcast_axes(L) -> tuple:
+    """The sub-axes of stride 0 and extent > 1 (``(SubAxis('wn', 2, 64, 0, 3),)`` for the seed's F)."""
+    f = L if isinstance(L, Formula) else formula(L)
+    return f.broadcast_axes()
+
+
+# --- showing values ---------------------------------------------------------------------
+
+class Witness:
+    """A layout evaluated at one input, with the named digits of the input shown."""
+
+    __slots__ = ("formula", "index", "coordinate", "digits", "value")
+
+    def __init__(self, f: Formula, x):
+        self.formula = f
+        self.index = f.index_of(x)
+        self.digits = f.digits_of(self.index)
+        self.coordinate = x
+        self.value = f(x)
+
+    def __str__(self) -> str:
+        return self.text()
+
+    def text(self, label: str = "L") -> str:
+        """``F(64, 4) = 0*wn + 256*v2 = 256 at wn=1, v2=1 (index 576)``."""
+        nz = {k: v for k, v in self.digits.items() if v}
+        terms = " + ".join(f"{self.formula.axis(k).stride}*{k}" for k in nz) or "0"
+        at = ", ".join(f"{k}={v}" for k, v in nz.items()) or "all digits 0"
+        return f"{label}{_fmt_coord(self.coordinate)} = {terms} = {self.value} at {at} (index {self.index})"
+
+    def to_dict(self) -> dict:
+        return {"index": self.index, "coordinate": self.coordinate, "digits": self.digits, "value": self.value}
+
+
+def witness(L, x) -> Witness:
+    """``L`` at ``x`` (an index or a coordinate) with its digits: ``witness(F, (64, 4)).value == 256``."""
+    f = L if isinstance(L, Formula) else formula(L)
+    return Witness(f, x)
+
+
+def _fmt_coord(x) -> str:
+    return "(" + ", ".join(str(c) for c in x) + ")" if isinstance(x, tuple) else f"({x})"
