@@ -143,6 +143,9 @@ def split_points(pieces: Sequence[Landing], target_extents: Sequence[int | None]
     for j, spans in by_target.items():
         spans.sort()
         e = target_extents[j]
+        if len(spans) == 1 and spans[0][0] == 1:
+            out[j] = [1, spans[0][1]]  # one piece from the bottom: the target itself, on a prefix of its range
+            continue
         points = {1}
         for lo, hi in spans:
             points.update((lo, hi))

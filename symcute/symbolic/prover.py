@@ -47,7 +47,7 @@ def prove(lhs, rhs, domain: int | None = None, limit: int | None = None, labels=
     lhs, rhs = as_term(lhs), as_term(rhs)
     nl, nr = size_of(lhs), size_of(rhs)
     la, lb = labels if labels is not None else ("lhs", "rhs")
-    sa, sb = labels if labels is not None else (term_text(lhs), term_text(rhs))
+    sa, sb = labels if labels is not None else (f"[{term_text(lhs)}]", f"[{term_text(rhs)}]")
     if domain is None:
         if nl != nr:
             small = min(nl, nr)

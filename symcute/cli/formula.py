@@ -1,0 +1,77 @@
+"""``symcute formula EXPR``: a layout as a formula over named sub-axes (with its table, LaTeX, JSON)."""
+
+from __future__ import annotations
+
+
+def register(sub) -> None:
+    p = sub.add_parser("formula", help="print a layout as a formula over named sub-axes",
+                       description="Print a layout (or an expression of CuTe calls) as a linear formula over "
+                                   "named sub-axes, e.g. symcute formula "
+                                   "'((4,8,2,2),((2,2,2),(1,1))):((64,1,16,0),((32,8,256),(0,0)))' "
+                                   "--names '((t0,t1,wm,wn),((v0,v1,v2),(a,b)))' --table")
+    p.add_argument("expr", help="a layout in CuTe notation, or an expression (see symcute calc)")
+    p.add_argument("--names", metavar="TREE",
+                   help="names of the result's modes, nested like its shape: '((t0,t1),(v0,v1))'")
+    p.add_argument("--name", action="append", default=[], metavar="VAR=TREE",
+                   help="name the modes of variable VAR (bound with --let) before evaluating; repeatable")
+    p.add_argument("--let", action="append", default=[], metavar="NAME=VALUE",
+                   help="bind NAME to a value (a layout or any expression); repeatable")
+    p.add_argument("--table", action="store_true", help="print the sub-axis / shape / stride / weight table")
+    p.add_argument("--zeros", action="store_true", help="show broadcast (stride-0) sub-axes as 0*name")
+    p.add_argument("--latex", action="store_true", help="print LaTeX")
+    p.add_argument("--index", action="store_true", help="print the floor/mod form over the linear index q")
+    p.add_argument("--json", action="store_true", help="print the formula as JSON")
+    p.set_defaults(handler=run)
+
+
+def evaluate_named(expr: str, lets: list[str], names: list[str]):
+    """Evaluate ``expr`` with --let bindings, the variables in ``names`` turned into named Formulas."""
+    from .. import lang
+    from ..errors import ParseError
+    from ..symbolic import formula
+    from ..symbolic.names import parse_names
+    from .calc import parse_lets
+    env = {k: lang.parse_expr_text(v).evaluate() for k, v in parse_lets(lets).items()}
+    for item in names:
+        var, sep, tree = item.partition("=")
+        var = var.strip()
+        if not sep or var not in env:
+            raise ParseError(f"--name expects VAR=TREE with VAR bound by --let, got {item!r}")
+        env[var] = formula(env[var], parse_names(tree))
+    return lang.parse_expr_text(expr).evaluate(env)
+
+
+def as_formula(value, names_text: str | None):
+    from ..errors import SymcuteError
+    from ..symbolic import Formula, formula
+    from ..symbolic.names import parse_names
+    if isinstance(value, Formula):
+        if names_text is not None:
+            value = formula(value.layout, parse_names(names_text))
+        return value
+    from ..core.layout import Layout
+    if not isinstance(value, Layout):
+        raise SymcuteError(f"formula: the expression gives {value}, not a layout")
+    return formula(value, parse_names(names_text) if names_text is not None else None)
+
+
+def run(args) -> int:
+    f = as_formula(evaluate_named(args.expr, args.let, args.name), args.names)
+    if args.json:
+        print(f.to_json(indent=2))
+        return 0
+    print(f"layout:  {f.layout}")
+    print(f"formula: {f.str_with_zeros() if args.zeros else f}")
+    if f.aliases:
+        print("aliases: " + ", ".join(f"{k} = {v}" for k, v in f.aliases.items()))
+    if args.index:
+        print(f"index:   {f.index_text()}")
+    if args.latex:
+        print(f"latex:   {f.latex(zeros=args.zeros)}")
+    if args.table:
+        print()
+        print(f.table())
+    if f.steps is not None:
+        print()
+        print(f.steps)
+    return 0
