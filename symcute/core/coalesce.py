@@ -15,26 +15,24 @@ from ..trace.hook import traced
 
 
 def _bw_coalesce(flat_shape: tuple, flat_stride: tuple, new_shape, new_stride) -> Layout:
+    # `shapes`/`strides` hold the result back to front: [-1] is the front CuTe compares with
+    shapes, strides = [new_shape], [new_stride]
     for i in range(len(flat_shape) - 2, -1, -1):
-        s, d = flat_shape[i], flat_stride[i]
+        s = flat_shape[i]
         if s == 1:
             continue
-        if not isinstance(new_shape, tuple) and new_shape == 1:
-            new_shape, new_stride = s, d
-        elif s * d == (new_stride[0] if isinstance(new_stride, tuple) else new_stride):
-            if isinstance(new_shape, tuple):
-                new_shape = (s * new_shape[0],) + new_shape[1:]
-                new_stride = (d,) + new_stride[1:]
-            else:
-                new_shape, new_stride = s * new_shape, d
+        d = flat_stride[i]
+        if len(shapes) == 1 and shapes[0] == 1:   # replace a size-1 front with anything
+            shapes[0], strides[0] = s, d
+        elif s * d == strides[-1]:                  # contiguous: merge into the front mode
+            shapes[-1] *= s
+            strides[-1] = d
         else:
-            if isinstance(new_shape, tuple):
-                new_shape, new_stride = (s,) + new_shape, (d,) + new_stride
-            else:
-                new_shape, new_stride = (s, new_shape), (d, new_stride)
-    if not isinstance(new_shape, tuple) and new_shape == 1:
-        return Layout(1, 0)
-    return Layout(new_shape, new_stride)
+            shapes.append(s)
+            strides.append(d)
+    if len(shapes) == 1:
+        return Layout._make(1, 0) if shapes[0] == 1 else Layout._make(shapes[0], strides[0])
+    return Layout._make(tuple(reversed(shapes)), tuple(reversed(strides)))
 
 
 def _coalesce_flat(layout: Layout) -> Layout:
@@ -61,7 +59,7 @@ def _by_profile(layout: Layout, profile: tuple, op) -> Layout:
         raise LayoutError(f"profile {profile} has more modes than layout {layout}")
     modes = layout.modes()
     out = [op(modes[i], profile[i]) for i in range(len(profile))] + modes[len(profile):]
-    return Layout(tuple(m.shape for m in out), tuple(m.stride for m in out))
+    return Layout._make(tuple(m.shape for m in out), tuple(m.stride for m in out))
 
 
 @traced("coalesce")
@@ -80,8 +78,8 @@ def coalesce(layout: Layout, profile=None) -> Layout:
 
 def filter_zeros(layout: Layout, profile=None) -> Layout:
     """Replace the extent of every stride-0 mode (or 0 at the profile's leaves) by 1."""
-    guide = layout.stride if profile is None else profile
-    return Layout(_filter_zeros_tuple(guide, layout.shape), layout.stride)
+    guide = layout._stride if profile is None else profile
+    return Layout._make(_filter_zeros_tuple(guide, layout._shape), layout._stride)
 
 
 @traced("filter")
@@ -89,4 +87,11 @@ def filter(layout: Layout, profile=None) -> Layout:
     """Remove all stride-0 and size-1 modes (``coalesce(filter_zeros(layout))``); ``1:0`` if empty."""
     if isinstance(profile, tuple):
         return _by_profile(layout, profile, filter)
-    return _coalesce_flat(filter_zeros(layout))
+    return _filter_flat(layout)
+
+
+def _filter_flat(layout: Layout) -> Layout:
+    fs = it.flatten_to_tuple(layout._shape)
+    fd = it.flatten_to_tuple(layout._stride)
+    fs = tuple(1 if d == 0 else s for s, d in zip(fs, fd))
+    return _bw_coalesce(fs, fd, fs[-1], fd[-1])

@@ -55,4 +55,4 @@ def nullspace(layout: Layout) -> Layout:
     if not idx:
         return Layout(1, 0)
     rstride = it.compact_col_major(flat_shape)
-    return Layout(it.unwrap(tuple(flat_shape[i] for i in idx)), it.unwrap(tuple(rstride[i] for i in idx)))
+    return Layout._make(it.unwrap(tuple(flat_shape[i] for i in idx)), it.unwrap(tuple(rstride[i] for i in idx)))

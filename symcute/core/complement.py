@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from ..errors import LayoutError
 from . import int_tuple as it
-from .coalesce import coalesce, filter
+from .coalesce import _bw_coalesce, _filter_flat
 from .layout import Layout, cosize, format_int_tuple
-from ..trace.hook import traced, note
+from ..trace.hook import note, recording, traced
 
 
 @traced("complement")
@@ -26,7 +26,7 @@ def complement(layout: Layout, cotarget=None) -> Layout:
     """
     if not isinstance(layout, Layout):
         raise LayoutError(f"complement: {layout!r} is not a layout")
-    filtered = filter(layout)
+    filtered = _filter_flat(layout)
     if cotarget is None:
         cotarget = cosize(filtered)
     elif isinstance(cotarget, Layout):
@@ -64,9 +64,12 @@ def complement(layout: Layout, cotarget=None) -> Layout:
     new_stride = stride[0] * shape[0]
     rest_shape = _coalesce_shape(it.ceil_div(cotarget, new_stride))
     rest_stride = it.compact_col_major(rest_shape, new_stride)
-    note(filtered=filtered, sorted_modes=order, gaps=list(zip(result_shape, result_stride)),
-         rest=(rest_shape, rest_stride))
-    return coalesce(Layout((tuple(result_shape), rest_shape), (tuple(result_stride), rest_stride)))
+    if recording() is not None:  # building the details costs; only when a derivation asks
+        note(filtered=filtered, sorted_modes=order, gaps=list(zip(result_shape, result_stride)),
+             rest=(rest_shape, rest_stride))
+    # CuTe coalesces ((result_shape), rest_shape); rest is one mode here, so the flat list is direct
+    return _bw_coalesce(tuple(result_shape) + (rest_shape,), tuple(result_stride) + (rest_stride,),
+                        rest_shape, rest_stride)
 
 
 def _coalesce_shape(shape):

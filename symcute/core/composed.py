@@ -2,22 +2,80 @@
 
 ``(A o O o B)(c) = A(O + B(c))``: ``B`` is an ordinary layout that defines the
 domain, ``O`` an offset, ``A`` a function on offsets (a Swizzle or a Layout).
-Operations that reshape the domain apply to ``B`` only, as in CuTe.
+Operations that reshape the domain apply to ``B`` only, as in CuTe; they are
+built with :func:`composition3` (CuTe's three-argument ``composition``), which
+drops an identity swizzle with a zero offset.
 """
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any
 
+from ..errors import LayoutError
 from .layout import Layout, format_int_tuple
 
 
 @dataclass(frozen=True)
+class SmemPtrFlag:
+    """CuTe's ``smem_ptr_flag_bits<Bits>``: the offset 0 of an unset shared-memory pointer.
+
+    GMMA's smem layout atoms carry it in place of the offset
+    (``Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1)``).  It is the integer 0
+    everywhere, except that ``upcast<N>``/``downcast<N>`` of its composed layout
+    rescale ``Bits`` and keep the swizzle, and that it never collapses an
+    identity swizzle (it is not the type ``Int<0>``).
+    """
+
+    bits: int
+
+    def __index__(self) -> int:
+        return 0
+
+    __int__ = __index__
+
+    def __add__(self, other):
+        return 0 + other
+
+    __radd__ = __add__
+
+    def __xor__(self, other):
+        return 0 ^ other
+
+    __rxor__ = __xor__
+
+    def __neg__(self):
+        return 0
+
+    def __eq__(self, other):
+        if isinstance(other, SmemPtrFlag):
+            return self.bits == other.bits
+        return other == 0 and not isinstance(other, bool)
+
+    def __hash__(self) -> int:
+        return hash(0)
+
+    def __str__(self) -> str:
+        return f"smem_ptr[{self.bits}b](unset)"
+
+
+def is_static_zero(offset) -> bool:
+    """``is_constant<0, Offset>``: the offset is the static 0 (the smem_ptr flag included)."""
+    return isinstance(offset, SmemPtrFlag) or (type(offset) is int and offset == 0)
+
+
+@dataclass(frozen=True)
 class ComposedLayout:
+    """CuTe's ``ComposedLayout<LayoutA, Offset, LayoutB>``: ``c -> A(O + B(c))``.
+
+    Its domain is ``B``'s: shape, size, rank, depth and cosize are ``B``'s
+    (CuTe's ``cosize(ComposedLayout)`` is ``cosize(layout_b)`` too); it has no stride.
+    """
+
     outer: Any      # Swizzle | Layout | ComposedLayout  (CuTe's layout_a)
-    offset: Any     # int (or IntTuple)
-    inner: Any      # Layout | ComposedLayout           (CuTe's layout_b)
+    offset: Any     # int | SmemPtrFlag
+    inner: Any      # Layout | ComposedLayout            (CuTe's layout_b)
 
     @property
     def layout_a(self):
@@ -45,8 +103,23 @@ class ComposedLayout:
     def cosize(self):
         return self.inner.cosize()
 
+    def __len__(self) -> int:
+        return self.rank
+
+    def __getitem__(self, i):
+        """Mode access (CuTe's ``layout<I...>``/``get<I>``): ``A o O o B[i]``."""
+        return composition3(self.outer, self.offset, self.inner[i])
+
+    def modes(self) -> list:
+        return [self[i] for i in range(self.rank)]
+
     def __call__(self, *coord):
-        return self.outer(self.offset + self.inner(*coord))
+        """Evaluate ``A(O + B(c))``; a coordinate with ``_`` slices (see ``swizzle_layout.slice_composed``)."""
+        c = coord[0] if len(coord) == 1 else tuple(coord)
+        if _has_underscore(c):
+            from .swizzle_layout import slice_composed
+            return slice_composed(c, self)
+        return self.outer(self.offset + self.inner(c))
 
     def __str__(self) -> str:
         return f"{self.outer} o {format_int_tuple(self.offset)} o {self.inner}"
@@ -55,6 +128,7 @@ class ComposedLayout:
         return f"ComposedLayout({str(self)!r})"
 
     def with_shape(self, *shape):
+        """``composition(*this, make_layout(shape))``."""
         from .composition import composition
         s = shape[0] if len(shape) == 1 else tuple(shape)
         return composition(self, Layout(s))
@@ -62,3 +136,54 @@ class ComposedLayout:
     def compose(self, *others):
         from .composition import composition
         return composition(self, others[0] if len(others) == 1 else tuple(others))
+
+    def tile(self, *tilers):
+        from .swizzle_layout import tiled_divide_composed
+        return tiled_divide_composed(self, tilers[0] if len(tilers) == 1 else tuple(tilers))
+
+
+def _has_underscore(c) -> bool:
+    from .layout import Underscore
+    if isinstance(c, Underscore):
+        return True
+    return isinstance(c, tuple) and any(_has_underscore(x) for x in c)
+
+
+def make_composed_layout(layout_a, offset, layout_b) -> ComposedLayout:
+    """CuTe's ``make_composed_layout``: the plain constructor (no simplification)."""
+    return ComposedLayout(layout_a, offset, layout_b)
+
+
+def composition3(layout_a, offset, layout_b):
+    """CuTe's three-argument ``composition(A, O, B)``: ``A o O o B``.
+
+    CuTe overloads it for ``Swizzle<0,M,S>``, the static offset ``Int<0>`` and a
+    plain ``Layout``: the identity swizzle is dropped and ``B`` returned.  (The
+    smem_ptr flag is a different type and keeps the composed form.)
+    """
+    from .swizzle import Swizzle
+    if (isinstance(layout_a, Swizzle) and layout_a.bits == 0 and type(offset) is int and offset == 0
+            and isinstance(layout_b, Layout)):
+        return layout_b
+    return ComposedLayout(layout_a, offset, layout_b)
+
+
+def through_layout_b(fn):
+    """Give ``fn(layout, ...)`` CuTe's ComposedLayout overload ``A o O o fn(B, ...)``.
+
+    ``layout_composed.hpp`` defines the domain-reshaping operations (divides,
+    products, coalesce, flatten, ...) of a ComposedLayout this way: they apply to
+    ``layout_b`` and keep ``layout_a`` and the offset.
+    """
+    @functools.wraps(fn)
+    def op(layout, *args, **kwargs):
+        if isinstance(layout, ComposedLayout):
+            return composition3(layout.outer, layout.offset, op(layout.inner, *args, **kwargs))
+        return fn(layout, *args, **kwargs)
+    return op
+
+
+def require_composed(x, op: str) -> ComposedLayout:
+    if not isinstance(x, ComposedLayout):
+        raise LayoutError(f"{op}: {x!r} is not a composed layout")
+    return x

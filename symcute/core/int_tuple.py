@@ -57,10 +57,10 @@ def depth(t: IntTuple) -> int:
 
 
 def product(t: IntTuple) -> int:
-    if is_tuple(t):
+    if type(t) is tuple:
         p = 1
         for x in t:
-            p *= product(x)
+            p *= x if type(x) is int else product(x)
         return p
     return t
 
@@ -74,25 +74,30 @@ def product_each(t: IntTuple) -> tuple:
 
 def flatten(t: IntTuple) -> IntTuple:
     """Depth-1 tuple of the leaves of ``t``; a non-tuple is returned as is."""
-    if not is_tuple(t):
+    if type(t) is not tuple:
         return t
-    return tuple(flatten_to_tuple(t))
+    return flatten_to_tuple(t)
 
 
 def flatten_to_tuple(t: IntTuple) -> tuple:
-    if not is_tuple(t):
+    if type(t) is not tuple:
         return (t,)
+    for x in t:
+        if type(x) is tuple:
+            break
+    else:
+        return t  # already flat: the common case, no copy
     out: list = []
-    stack = [iter(t)]
-    while stack:  # iterative: deep nesting must not hit Python's recursion limit
-        for x in stack[-1]:
-            if is_tuple(x):
-                stack.append(iter(x))
-                break
-            out.append(x)
-        else:
-            stack.pop()
+    _flatten_into(t, out)
     return tuple(out)
+
+
+def _flatten_into(t: tuple, out: list) -> None:
+    for x in t:
+        if type(x) is tuple:
+            _flatten_into(x, out)
+        else:
+            out.append(x)
 
 
 def unflatten(flat: tuple, profile: IntTuple) -> IntTuple:
@@ -187,6 +192,8 @@ def tuple_gcd(*ts: IntTuple) -> int:
 
 def ceil_div(a: IntTuple, b: IntTuple) -> IntTuple:
     """CuTe's ``ceil_div``: ``(a + b - 1) / b`` with C++ truncation, folded over tuples."""
+    if type(a) is int and type(b) is int and a >= 0 and b > 0:
+        return (a + b - 1) // b  # the common case; C++ truncation agrees for these signs
     if is_tuple(a):
         if is_tuple(b):
             if len(a) < len(b):

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from ..errors import LayoutError
 from . import int_tuple as it
-from .coalesce import coalesce
+from .coalesce import _bw_coalesce, _coalesce_flat
 from .layout import Layout
-from ..trace.hook import traced, note
+from ..trace.hook import note, recording, traced
 
 
 def exchange_sort_by_stride(strides: tuple) -> list[int]:
@@ -21,6 +21,8 @@ def exchange_sort_by_stride(strides: tuple) -> list[int]:
 
     (It is not stable: the order among equal strides is part of CuTe's result.)
     """
+    if len(set(strides)) == len(strides):  # distinct keys: any sort gives CuTe's order
+        return sorted(range(len(strides)), key=strides.__getitem__)
     pairs = [(d, i) for i, d in enumerate(strides)]
     n = len(pairs)
     for i in range(n):
@@ -33,14 +35,18 @@ def exchange_sort_by_stride(strides: tuple) -> list[int]:
 def _coalesced_modes(layout: Layout, op: str):
     if not isinstance(layout, Layout):
         raise LayoutError(f"{op}: {layout!r} is not a layout")
-    clayout = coalesce(layout)
-    shape, stride = it.wrap(clayout.shape), it.wrap(clayout.stride)
+    clayout = _coalesce_flat(layout)
+    shape, stride = clayout._shape, clayout._stride
+    if type(shape) is not tuple:
+        shape, stride = (shape,), (stride,)
     for d in stride:
-        if not isinstance(d, int):
+        if type(d) is not int:
             raise LayoutError(f"{op}({layout}): basis strides are not supported")
     preprod = [1]
+    p = 1
     for s in shape:
-        preprod.append(preprod[-1] * s)
+        p *= s
+        preprod.append(p)
     return clayout, shape, stride, preprod
 
 
@@ -70,8 +76,9 @@ def right_inverse(layout):
             chosen.append(i)
         else:
             skipped.append(i)
-    note(coalesced=clayout, weights=preprod[:-1], order=order, chosen=chosen, skipped=skipped)
-    return coalesce(Layout(tuple(result_shape), tuple(result_stride)))
+    if recording() is not None:  # building the details costs; only when a derivation asks
+        note(coalesced=clayout, weights=preprod[:-1], order=order, chosen=chosen, skipped=skipped)
+    return _bw_coalesce(tuple(result_shape), tuple(result_stride), result_shape[-1], result_stride[-1])
 
 
 @traced("left_inverse")
@@ -100,6 +107,7 @@ def left_inverse(layout):
                 f"stride {d} is not divisible by {gathered}")
         result_shape.append(it.cdiv(d, gathered))
         result_stride.append(preprod[i])
-    note(coalesced=clayout, weights=preprod[:-1], order=order)
+    if recording() is not None:  # building the details costs; only when a derivation asks
+        note(coalesced=clayout, weights=preprod[:-1], order=order)
     result_shape.append(shape[order[-1]])
-    return coalesce(Layout(tuple(result_shape), tuple(result_stride)))
+    return _bw_coalesce(tuple(result_shape), tuple(result_stride), result_shape[-1], result_stride[-1])

@@ -46,9 +46,14 @@ def _check_leaf(x, what: str):
         raise LayoutError(f"layout {what} leaf {x!r} is not an integer")
 
 
-def _normalize(t: IntTuple, what: str) -> IntTuple:
+MAX_DEPTH = 64  # far deeper than any CuTe layout; keeps recursion bounded
+
+
+def _normalize(t: IntTuple, what: str, depth: int = 0) -> IntTuple:
     if isinstance(t, (list, tuple)):
-        return tuple(_normalize(x, what) for x in t)
+        if depth >= MAX_DEPTH:
+            raise LayoutError(f"layout {what} is nested deeper than {MAX_DEPTH} levels")
+        return tuple(_normalize(x, what, depth + 1) for x in t)
     _check_leaf(t, what)
     return t
 
@@ -57,8 +62,9 @@ class Layout:
     """CuTe's ``Layout<Shape, Stride>``.
 
     ``Layout(shape)`` is compact column-major (CuTe's ``LayoutLeft``: size-1
-    modes get stride 0).  Instances are immutable and hashable; equality is
-    equality of shape and stride (as CuTe's ``operator==``), not of functions.
+    modes get stride 0).  Instances are values: ``shape`` and ``stride`` are
+    read-only, equality is equality of shape and stride (as CuTe's
+    ``operator==``), not of functions, and layouts hash.
     """
 
     __slots__ = ("_shape", "_stride", "_hash")
@@ -75,12 +81,18 @@ class Layout:
             if not it.congruent(shape, stride):
                 raise LayoutError(
                     f"shape {format_int_tuple(shape)} and stride {format_int_tuple(stride)} are not congruent")
-        object.__setattr__(self, "_shape", shape)
-        object.__setattr__(self, "_stride", stride)
-        object.__setattr__(self, "_hash", None)
+        self._shape = shape
+        self._stride = stride
+        self._hash = None
 
-    def __setattr__(self, name, value):
-        raise AttributeError("Layout is immutable")
+    @classmethod
+    def _make(cls, shape, stride) -> "Layout":
+        """Internal constructor for values the algebra built itself (already checked)."""
+        self = object.__new__(cls)
+        self._shape = shape
+        self._stride = stride
+        self._hash = None
+        return self
 
     # --- text ----------------------------------------------------------------
     @staticmethod
@@ -137,7 +149,7 @@ class Layout:
             if not -len(shape) <= k < len(shape):
                 raise LayoutError(f"mode {i} out of range for layout {self}")
             shape, stride = shape[k], stride[k]
-        return Layout(shape, stride)
+        return Layout._make(shape, stride)
 
     def modes(self) -> list["Layout"]:
         return [self[i] for i in range(self.rank)]
@@ -145,10 +157,29 @@ class Layout:
     # --- evaluation ----------------------------------------------------------
     def __call__(self, *coord):
         """Evaluate at an int index, a (nested) coordinate, or slice with ``_``."""
-        c = coord[0] if len(coord) == 1 else tuple(coord)
+        if len(coord) == 1:
+            c = coord[0]
+            if type(c) is int and c >= 0:
+                return self._at_index(c)
+        else:
+            c = tuple(coord)
         if _has_underscore(c):
             return slice_(c, self)
         return it.crd2idx(c, self._shape, self._stride)
+
+    def _at_index(self, idx: int):
+        # For an int index, CuTe's hierarchical split equals the split over the flattened
+        # modes (the last flat mode takes the rest), so walk the flat modes directly.
+        shape, stride = self._shape, self._stride
+        if type(shape) is not tuple:
+            return idx * stride
+        fs, fd = it.flatten_to_tuple(shape), it.flatten_to_tuple(stride)
+        total = 0
+        last = len(fs) - 1
+        for i in range(last):
+            idx, r = divmod(idx, fs[i])
+            total = total + r * fd[i]
+        return total + idx * fd[last]
 
     # --- CuTe member functions -----------------------------------------------
     def with_shape(self, *shape) -> "Layout":
@@ -175,8 +206,7 @@ class Layout:
     def __hash__(self) -> int:
         h = self._hash
         if h is None:
-            h = hash((self._shape, self._stride))
-            object.__setattr__(self, "_hash", h)
+            h = self._hash = hash((self._shape, self._stride))
         return h
 
     def __reduce__(self):
@@ -193,10 +223,10 @@ def _has_underscore(c) -> bool:
 
 def make_layout(*args) -> Layout:
     """CuTe's ``make_layout``: ``(shape)``, ``(shape, stride)``, or concatenation of layouts."""
-    if args and all(isinstance(a, Layout) for a in args):
-        if len(args) == 1:
-            return Layout(args[0].shape, args[0].stride)
-        return Layout(tuple(a.shape for a in args), tuple(a.stride for a in args))
+    if args and all(type(a) is Layout for a in args):
+        if len(args) == 1:  # CuTe wraps a single layout's shape and stride: make_shape(shape)
+            return Layout._make((args[0]._shape,), (args[0]._stride,))
+        return Layout._make(tuple(a._shape for a in args), tuple(a._stride for a in args))
     if len(args) == 1:
         return Layout(args[0])
     if len(args) == 2:
@@ -282,20 +312,21 @@ def stride(x):
 
 def flatten(x):
     if isinstance(x, Layout):
-        return Layout(it.flatten(x.shape), it.flatten(x.stride))
+        shape = it.flatten(x._shape)
+        return x if shape is x._shape else Layout._make(shape, it.flatten(x._stride))
     return it.flatten(x)
 
 
 def append(layout: Layout, x: Layout | None = None, n: int | None = None) -> Layout:
     """CuTe's ``append`` (``append<N>`` pads with ``x``, default ``1:0``, up to rank ``n``)."""
     x = x if x is not None else Layout(1, 0)
-    return Layout(_append(layout.shape, x.shape, n), _append(layout.stride, x.stride, n))
+    return Layout._make(_append(layout.shape, x.shape, n), _append(layout.stride, x.stride, n))
 
 
 def prepend(layout: Layout, x: Layout | None = None, n: int | None = None) -> Layout:
     """CuTe's ``prepend`` (``prepend<N>`` pads at the front up to rank ``n``)."""
     x = x if x is not None else Layout(1, 0)
-    return Layout(_prepend(layout.shape, x.shape, n), _prepend(layout.stride, x.stride, n))
+    return Layout._make(_prepend(layout.shape, x.shape, n), _prepend(layout.stride, x.stride, n))
 
 
 def _append(t, x, n):
@@ -329,7 +360,7 @@ def group(layout: Layout, b: int, e: int) -> Layout:
         if not 0 <= b <= e <= len(t):
             raise LayoutError(f"group<{b},{e}>: range out of bounds for rank {len(t)}")
         return t[:b] + ((t[b:e],) if b < e else ()) + t[e:]
-    return Layout(g(layout.shape), g(layout.stride))
+    return Layout._make(g(layout.shape), g(layout.stride))
 
 
 def select(layout: Layout, *modes: int) -> Layout:
@@ -339,7 +370,7 @@ def select(layout: Layout, *modes: int) -> Layout:
             raise LayoutError(f"select: mode {m} out of range for rank {layout.rank}")
     sh = layout.shape if isinstance(layout.shape, tuple) else (layout.shape,)
     st = layout.stride if isinstance(layout.stride, tuple) else (layout.stride,)
-    return Layout(tuple(sh[m] for m in modes), tuple(st[m] for m in modes))
+    return Layout._make(tuple(sh[m] for m in modes), tuple(st[m] for m in modes))
 
 
 def take(layout: Layout, b: int, e: int) -> Layout:
@@ -356,8 +387,8 @@ def get(layout: Layout, *path: int) -> Layout:
 def zip_layouts(*layouts: Layout) -> Layout:
     """CuTe's ``zip``: transpose a rank-R0 x rank-R1 nesting."""
     if len(layouts) == 1:
-        return Layout(_zip(layouts[0].shape), _zip(layouts[0].stride))
-    return Layout(_zip(tuple(l.shape for l in layouts)), _zip(tuple(l.stride for l in layouts)))
+        return Layout._make(_zip(layouts[0].shape), _zip(layouts[0].stride))
+    return Layout._make(_zip(tuple(l.shape for l in layouts)), _zip(tuple(l.stride for l in layouts)))
 
 
 def _zip(t):
@@ -373,7 +404,7 @@ def _zip(t):
 
 def slice_(coord, layout: Layout) -> Layout:
     """CuTe's ``slice``: keep the modes where ``coord`` has ``_``; nested ``_`` tuples flatten."""
-    return Layout(_slice(coord, layout.shape), _slice(coord, layout.stride))
+    return Layout._make(_slice(coord, layout.shape), _slice(coord, layout.stride))
 
 
 def _slice(c, t):

@@ -15,7 +15,7 @@ from ..errors import LayoutError
 from . import int_tuple as it
 from .layout import Layout
 from .numeric import sizeof_bits
-from ..trace.hook import traced, note
+from ..trace.hook import note, recording, traced
 
 
 def _check_n(n, op: str):
@@ -55,8 +55,9 @@ def upcast(layout: Layout, n: int) -> Layout:
         return new_s, new_d
 
     shape, stride = go(layout.shape, layout.stride)
-    note(n=n, modes=steps)
-    return Layout(shape, stride)
+    if recording() is not None:  # building the details costs; only when a derivation asks
+        note(n=n, modes=steps)
+    return Layout._make(shape, stride)
 
 
 def has_int1(stride) -> bool:
@@ -88,8 +89,9 @@ def downcast(layout: Layout, n: int) -> Layout:
         return s, d * n
 
     shape, stride = go(layout.shape, layout.stride)
-    note(n=n, modes=steps)
-    return Layout(shape, stride)
+    if recording() is not None:  # building the details costs; only when a derivation asks
+        note(n=n, modes=steps)
+    return Layout._make(shape, stride)
 
 
 @traced("recast_layout")

@@ -25,7 +25,7 @@ def by_mode(layout: Layout, tiler, op, name: str) -> Layout:
                 f"{name}: Too many modes in tiler: {len(tiler)} modes for layout {layout} of rank {layout.rank}")
         modes = layout.modes()
         out = [op(modes[i], t) for i, t in enumerate(tiler)] + modes[len(tiler):]
-        return Layout(tuple(m.shape for m in out), tuple(m.stride for m in out))
+        return Layout._make(tuple(m.shape for m in out), tuple(m.stride for m in out))
     if isinstance(tiler, Underscore):
         return layout
     if is_int(tiler):
@@ -46,4 +46,4 @@ def zip2_by(t, guide):
 
 
 def tile_unzip(layout: Layout, tiler) -> Layout:
-    return Layout(zip2_by(layout.shape, tiler), zip2_by(layout.stride, tiler))
+    return Layout._make(zip2_by(layout.shape, tiler), zip2_by(layout.stride, tiler))

@@ -14,6 +14,8 @@ from __future__ import annotations
 import functools
 from contextvars import ContextVar
 
+from ..errors import LayoutError
+
 current: ContextVar = ContextVar("symcute_recorder", default=None)
 
 
@@ -28,9 +30,14 @@ def traced(rule: str):
         @functools.wraps(fn)
         def wrapper(*args, **kwargs):
             rec = current.get()
-            if rec is None:
-                return fn(*args, **kwargs)
-            return rec.call(rule, fn, args, kwargs)
+            try:
+                if rec is None:
+                    return fn(*args, **kwargs)
+                return rec.call(rule, fn, args, kwargs)
+            except ZeroDivisionError:
+                # CuTe has no value here (a static division by zero fails to compile or traps)
+                shown = ", ".join(str(a) for a in args)
+                raise LayoutError(f"{rule}({shown}): the computation divides by zero") from None
         wrapper.rule = rule
         return wrapper
     return deco

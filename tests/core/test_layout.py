@@ -84,7 +84,7 @@ def test_sizes_and_modes():
 def test_immutable_and_hashable():
     L = Layout((2, 2), (1, 2))
     with pytest.raises(AttributeError):
-        L._shape = 3
+        L.shape = 3
     assert {L: 1}[Layout.parse("(2,2):(1,2)")] == 1
     assert L != Layout((2, 2), (2, 1))
 

@@ -1,0 +1,152 @@
+"""symcute's core vs pycute, side by side on the same inputs, in one process.
+
+For every operation both libraries have, time each library on the same
+random layouts (inputs that either library rejects are dropped for both),
+report the median time per call and the ratio pycute/symcute (>= 1.0 means
+symcute is at least as fast).  Also measures the cost of the trace hook when
+no derivation is active (a traced op vs its undecorated body).
+
+    python benchmarks/bench_core.py [--cases 300] [--repeat 5] [--markdown]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import pycute  # noqa: E402  (ships in the nvidia-cutlass wheel)
+
+import symcute as sc  # noqa: E402
+from tests.differential.core_cases import compact, rand_layout, rand_shape  # noqa: E402
+
+
+def to_pycute(L: sc.Layout):
+    return pycute.Layout(L.shape, L.stride)
+
+
+def _inputs(rng, kind, n):
+    out = []
+    while len(out) < n:
+        if kind == "one":
+            out.append((rand_layout(rng),))
+        elif kind == "injective":
+            out.append((compact(rng, rand_shape(rng)),))
+        elif kind == "pair":
+            out.append((rand_layout(rng), rand_layout(rng, max_rank=2)))
+        elif kind == "tile":
+            L = compact(rng, rand_shape(rng), gaps=False)
+            out.append((L, sc.Layout(rng.choice([1, 2, 4]), 1)))
+        elif kind == "product":
+            out.append((compact(rng, rand_shape(rng, 2, 1), gaps=False),
+                        compact(rng, rand_shape(rng, 2, 1), gaps=False)))
+        elif kind == "shape":
+            out.append((rand_shape(rng),))
+        elif kind == "index":
+            L = rand_layout(rng)
+            out.append((L, rng.randrange(L.size())))
+    return out
+
+
+# (name, input kind, symcute call, pycute call)
+OPS = [
+    ("coalesce", "one", sc.coalesce, pycute.coalesce),
+    ("filter", "one", sc.filter, pycute.filter),
+    ("composition", "pair", sc.composition, pycute.composition),
+    ("complement", "injective", sc.complement, pycute.complement),
+    ("right_inverse", "one", sc.right_inverse, pycute.right_inverse),
+    ("left_inverse", "injective", sc.left_inverse, pycute.left_inverse),
+    ("logical_divide", "tile", sc.logical_divide, pycute.logical_divide),
+    ("zipped_divide", "tile", sc.zipped_divide, pycute.zipped_divide),
+    ("tiled_divide", "tile", sc.tiled_divide, pycute.tiled_divide),
+    ("logical_product", "product", sc.logical_product, pycute.logical_product),
+    ("zipped_product", "product", sc.zipped_product, pycute.zipped_product),
+    ("tiled_product", "product", sc.tiled_product, pycute.tiled_product),
+    ("evaluate (idx)", "index", lambda L, i: L(i), lambda L, i: L(i)),
+    ("size", "one", sc.size, pycute.size),
+    ("cosize", "one", sc.cosize, pycute.cosize),
+    ("flatten (shape)", "shape", sc.core.int_tuple.flatten, pycute.flatten),
+]
+
+
+def convert(args):
+    return tuple(to_pycute(a) if isinstance(a, sc.Layout) else a for a in args)
+
+
+def time_calls(fn, inputs, repeat):
+    """Median over `repeat` runs of the mean time per call (seconds)."""
+    runs = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        for args in inputs:
+            fn(*args)
+        runs.append((time.perf_counter() - t) / len(inputs))
+    return statistics.median(runs)
+
+
+def runnable(fn, args) -> bool:
+    try:
+        fn(*args)
+        return True
+    except Exception:  # noqa: BLE001 - a peer rejecting an input only drops that input
+        return False
+
+
+def bench(cases: int, repeat: int, seed: int = 1):
+    rows = []
+    for name, kind, mine, theirs in OPS:
+        rng = random.Random(f"bench:{name}:{seed}")
+        inputs = _inputs(rng, kind, cases)
+        both = [(a, convert(a)) for a in inputs if runnable(mine, a) and runnable(theirs, convert(a))]
+        t_sym = time_calls(mine, [a for a, _ in both], repeat)
+        t_py = time_calls(theirs, [b for _, b in both], repeat)
+        rows.append((name, len(both), t_sym, t_py, t_py / t_sym))
+    return rows
+
+
+def hook_overhead(cases: int, repeat: int):
+    """A traced op (right_inverse, coalesce) vs its undecorated body, no derivation active."""
+    rng = random.Random("bench:hook")
+    inputs = _inputs(rng, "one", cases)
+    out = []
+    for name, fn in (("right_inverse", sc.right_inverse), ("coalesce", sc.coalesce)):
+        traced = time_calls(fn, inputs, repeat)
+        bare = time_calls(fn.__wrapped__, inputs, repeat)
+        out.append((name, traced, bare))
+    return out
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--cases", type=int, default=300)
+    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--markdown", action="store_true", help="print a Markdown table for docs/performance.md")
+    args = ap.parse_args(argv)
+    rows = bench(args.cases, args.repeat)
+    hook = hook_overhead(args.cases, args.repeat)
+    if args.markdown:
+        print("| operation | inputs | symcute (µs/call) | pycute (µs/call) | ratio pycute/symcute |")
+        print("|---|---:|---:|---:|---:|")
+        for name, n, ts, tp, r in rows:
+            print(f"| {name} | {n} | {ts * 1e6:.2f} | {tp * 1e6:.2f} | {r:.2f} |")
+        print()
+        print("| traced op, no derivation active | traced (µs/call) | undecorated (µs/call) | overhead |")
+        print("|---|---:|---:|---:|")
+        for name, t, b in hook:
+            print(f"| {name} | {t * 1e6:.2f} | {b * 1e6:.2f} | {(t / b - 1) * 100:+.1f}% |")
+    else:
+        print(f"{'operation':18s} {'inputs':>6s} {'symcute us':>11s} {'pycute us':>10s} {'ratio':>6s}")
+        for name, n, ts, tp, r in rows:
+            print(f"{name:18s} {n:6d} {ts * 1e6:11.2f} {tp * 1e6:10.2f} {r:6.2f}")
+        for name, t, b in hook:
+            print(f"hook {name}: traced {t * 1e6:.2f} us, bare {b * 1e6:.2f} us ({(t / b - 1) * 100:+.1f}%)")
+    return rows
+
+
+if __name__ == "__main__":
+    main()
