@@ -1,0 +1,52 @@
+"""``symcute calc`` and the CLI's error contract (one line on stderr, exit status 2)."""
+
+import subprocess
+import sys
+
+import pytest
+
+from symcute.cli import main
+
+SEED_EXPR = ("upcast<1024>(right_inverse(((4,8,2,2),((2,2,2),(1,1))):((64,1,16,0),((32,8,256),(0,0))))"
+             ".with_shape(32,16))")
+
+
+def run(argv, capsys):
+    code = main(argv)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_calc_seed_expression(capsys):
+    code, out, err = run(["calc", SEED_EXPR], capsys)
+    assert code == 0 and err == ""
+    assert out.strip() == "((1,1,1),(1,1,1)):((1,1,1),(1,1,1))"
+
+
+def test_calc_with_let(capsys):
+    code, out, _ = run(["calc", "G(256)", "--let",
+                        "G=(8,2,2,2,4,2):(4,256,32,128,1,512)"], capsys)
+    assert code == 0 and out.strip() == "512"
+
+
+@pytest.mark.parametrize("argv", [
+    ["calc", "composition((4,6):(1,5), 3:2)"],
+    ["calc", "(((("],
+    ["calc", "x", "--let", "1bad=3"],
+    ["calc"],
+    ["nosuchcommand"],
+    ["calc", "(" * 10000 + "1" + ")" * 10000],
+])
+def test_bad_input_is_one_line_and_exit_2(argv, capsys):
+    code, out, err = run(argv, capsys)
+    assert code == 2
+    assert len(err.strip().splitlines()) == 1, err
+    assert "Traceback" not in err
+
+
+def test_python_dash_m_is_the_same_command():
+    r = subprocess.run([sys.executable, "-m", "symcute", "calc", "right_inverse((4,2):(2,1))"],
+                       capture_output=True, text=True)
+    assert r.returncode == 0 and r.stdout.strip() == "(2,4):(4,1)"
+    r = subprocess.run([sys.executable, "-m", "symcute", "calc", "upcast<3>(4:2)"], capture_output=True, text=True)
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "Divisibility condition" in r.stderr
