@@ -13,6 +13,7 @@ from typing import Any
 from ..errors import LayoutError
 from . import int_tuple as it
 from .basis import ScaledBasis
+from ..trace.hook import traced
 
 IntTuple = Any
 
@@ -182,6 +183,7 @@ class Layout:
         return total + idx * fd[last]
 
     # --- CuTe member functions -----------------------------------------------
+    @traced("with_shape")
     def with_shape(self, *shape) -> "Layout":
         """``composition(*this, make_layout(shape))``."""
         from .composition import composition

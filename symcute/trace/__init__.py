@@ -1,0 +1,19 @@
+"""symcute.trace: derivations (a networkx graph of recorded steps) and the rule catalog.
+
+``core`` imports ``symcute.trace.hook`` at load time, so this package imports
+its heavier modules lazily (on first attribute access) to keep that cycle-free.
+"""
+
+__all__ = ["Derivation", "Step", "Rule", "RULES", "register_rule", "rule_for"]
+
+_HOME = {"Derivation": "derivation", "Step": "derivation",
+         "Rule": "rules", "RULES": "rules", "register_rule": "rules", "rule_for": "rules"}
+
+
+def __getattr__(name):
+    if name in _HOME:
+        import importlib
+        value = getattr(importlib.import_module(f"{__name__}.{_HOME[name]}"), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

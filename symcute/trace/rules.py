@@ -1,0 +1,143 @@
+"""The rule catalog: what each recorded step does, where CuTe does it, and what it guarantees.
+
+Every traced operation has a rule id (its CuTe name).  A report cites the rule
+next to the step: the statement in words, the CuTe source location (file and
+function in CUTLASS 4.2's headers, ``include/cute/...``), and the identity the
+step guarantees (checked by the prover where the report shows a check).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+CUTLASS_VERSION = "4.2.0"
+
+
+@dataclass(frozen=True)
+class Rule:
+    id: str
+    statement: str
+    source: str           # file under include/ in CUTLASS
+    function: str         # the C++ function or member
+    guarantees: str       # the identity the step guarantees
+    statement_zh: str = ""
+
+    def citation(self) -> str:
+        return f"{self.source}, {self.function} (CUTLASS {CUTLASS_VERSION})"
+
+
+_L = "cute/layout.hpp"
+_MMA = "cute/atom/mma_atom.hpp"
+_COPY = "cute/atom/copy_atom.hpp"
+
+RULES: dict[str, Rule] = {r.id: r for r in [
+    Rule("coalesce", "Merge modes that are contiguous in the codomain, walking from the last mode back "
+         "(bw_coalesce); size-1 modes are dropped.", _L, "coalesce / detail::bw_coalesce",
+         "result(i) == layout(i) for all i < size(layout); depth(result) <= 1",
+         "从最后一个 mode 向前合并在余域中连续的 mode，去掉大小为 1 的 mode。"),
+    Rule("filter", "Remove stride-0 and size-1 modes: coalesce(filter_zeros(layout)).", _L, "filter",
+         "image(result) == image(layout)", "去掉 stride 为 0 和大小为 1 的 mode。"),
+    Rule("composition", "Divide the right-hand stride through the left-hand modes (coalesced), checking the "
+         "Stride and Shape Divisibility Conditions, one right-hand mode at a time.", _L,
+         "composition / detail::composition_impl",
+         "compatible(rhs, result); result(c) == lhs(rhs(c)) when the strong divisibility condition holds",
+         "把右侧的 stride 依次除过左侧（合并后）的各个 mode，并检查 stride 与 shape 的整除条件。"),
+    Rule("complement", "Sort the filtered modes by stride; each gap min_stride / covered becomes a mode; "
+         "the rest up to the cotarget is appended.", _L, "complement / detail::complement",
+         "result is ordered and its image is disjoint from layout's (except 0); cosize covers the cotarget",
+         "按 stride 排序，每个空隙成为一个新 mode，再补到 cotarget。"),
+    Rule("right_inverse", "Coalesce; weight each mode by the exclusive prefix product of the shape (its "
+         "weight in the flattened input index); take modes in stride order while each stride equals the "
+         "extent covered so far (modes that break the chain, such as stride-0 broadcasts, are skipped).",
+         _L, "right_inverse", "layout(result(i)) == i for all i < size(result)",
+         "先合并；以 shape 的前缀积作为每个 mode 在展平输入编号中的权重；按 stride 排序，只要 stride 等于"
+         "已覆盖的范围就接上这个 mode（无法延长连续覆盖的 mode，例如 stride 为 0 的广播，被跳过）。"),
+    Rule("left_inverse", "Coalesce; weight modes by prefix products; in stride order, every non-zero stride "
+         "divided by the size gathered so far becomes a mode.", _L, "left_inverse",
+         "result(layout(i)) == i for all i < size(layout) when layout is injective",
+         "先合并；按 stride 排序，每个非零 stride 除以已收集的大小成为一个 mode。"),
+    Rule("with_shape", "Reorganise the input of a layout: composition(layout, make_layout(shape)).", _L,
+         "Layout::with_shape", "result(c) == layout(crd2idx(c, shape)) (a column-major index)",
+         "重新组织输入：composition(layout, make_layout(shape))。"),
+    Rule("upcast", "Count the codomain in units of N: per mode, shape' = ceil_div(shape, ceil_div(N, |stride|)), "
+         "stride' = sign(stride) * ceil_div(|stride|, N); stride-0 modes stay.", _L, "upcast<N>",
+         "the N-aligned groups of the image are enumerated once",
+         "以 N 为单位计算余域：每个 mode 的 shape' = ceil_div(shape, ceil_div(N, |stride|))，"
+         "stride' = ceil_div(|stride|, N)。"),
+    Rule("downcast", "Split each codomain unit into N: stride-1 modes grow N times, other strides scale by N.",
+         _L, "downcast<N>", "result(i) == N * layout(i / N) + i % N on the stride-1 mode",
+         "把余域每个单位拆成 N 份。"),
+    Rule("recast_layout", "upcast / downcast by the ratio of the value types' bit widths.", _L,
+         "recast_layout<Old, New>", "the same bytes, counted in the new type", "按位宽比例 upcast/downcast。"),
+    Rule("logical_divide", "composition(layout, make_layout(tiler, complement(tiler, shape(coalesce(layout))))).",
+         _L, "logical_divide", "mode 0 walks one tile, mode 1 walks the tiles", "按 tiler 分块。"),
+    Rule("zipped_divide", "logical_divide, then gather the tile modes and the rest modes: ((tiles),(rests)).",
+         _L, "zipped_divide", "same function as logical_divide, modes regrouped", "分块后把 tile 与其余部分分组。"),
+    Rule("tiled_divide", "zipped_divide with the rest mode unpacked.", _L, "tiled_divide",
+         "same function as logical_divide", "zipped_divide 并展开其余部分。"),
+    Rule("flat_divide", "zipped_divide with both modes unpacked.", _L, "flat_divide",
+         "same function as logical_divide", "zipped_divide 并展开两部分。"),
+    Rule("logical_product", "make_layout(block, composition(complement(block, size(block)*cosize(tiler)), tiler)).",
+         _L, "logical_product", "mode 0 is the block; mode 1 repeats it in the tiler's arrangement",
+         "mode 0 是 block，mode 1 按 tiler 重复它。"),
+    Rule("zipped_product", "logical_product with the modes regrouped: ((block),(repeats)).", _L, "zipped_product",
+         "same function as logical_product", "logical_product 的分组形式。"),
+    Rule("tiled_product", "zipped_product with the repeat mode unpacked.", _L, "tiled_product",
+         "same function as logical_product", "zipped_product 并展开重复部分。"),
+    Rule("flat_product", "zipped_product with both modes unpacked.", _L, "flat_product",
+         "same function as logical_product", "zipped_product 并展开两部分。"),
+    Rule("blocked_product", "logical_product of rank-matched layouts, zipped mode by mode: (block_i, tiler_i).",
+         _L, "blocked_product", "rank(result) == max(rank(block), rank(tiler))", "按 mode 配对的块状乘积。"),
+    Rule("raked_product", "logical_product of rank-matched layouts, interleaved: (tiler_i, block_i).",
+         _L, "raked_product", "rank(result) == max(rank(block), rank(tiler))", "交错的乘积。"),
+    Rule("tile_to_shape", "Repeat the block with blocked_product until it has the target shape.", _L,
+         "tile_to_shape", "compatible(target shape, shape(result))", "用 blocked_product 重复 block 到目标 shape。"),
+    Rule("max_common_layout", "coalesce(composition(a, right_inverse(b))); keep its leading stride-1 mode.", _L,
+         "max_common_layout", "a(R(i)) == i == b(R(i)) for i < size(R)", "两个布局共同的最长连续部分。"),
+    Rule("max_common_vector", "The size of max_common_layout(a, b).", _L, "max_common_vector",
+         "a and b agree on the first N indices of b's order", "共同连续部分的大小。"),
+    Rule("nullspace", "The compact coordinates of the stride-0 modes.", _L, "nullspace",
+         "layout(result(i)) == 0", "stride 为 0 的 mode 构成的零空间。"),
+    # atoms
+    Rule("make_tiled_mma", "Arrange atoms over an atom layout (thr_layout_vmnk) with optional permutations.",
+         _MMA, "make_tiled_mma / TiledMMA", "the tile is (M*AtomM, N*AtomN, K*AtomK) up to permutations",
+         "按 atom 布局排列 MMA Atom。"),
+    Rule("thrfrg_A", "Partition an (M,K) layout into ((ThrV,(ThrM,ThrK)),(FrgV,(RestM,RestK))).", _MMA,
+         "TiledMMA::thrfrg_A", "the thread modes index the atom's threads and the M/K atom tile",
+         "把 (M,K) 布局划分为线程与值的模式。"),
+    Rule("thrfrg_B", "Partition an (N,K) layout into thread and value modes.", _MMA, "TiledMMA::thrfrg_B",
+         "as thrfrg_A for B", "把 (N,K) 布局划分为线程与值的模式。"),
+    Rule("thrfrg_C", "Partition an (M,N) layout into thread and value modes.", _MMA, "TiledMMA::thrfrg_C",
+         "as thrfrg_A for C", "把 (M,N) 布局划分为线程与值的模式。"),
+    Rule("get_layoutA_TV", "thrfrg_A(ref_A).compose(atile, _).compose(thridx_2_thrid, _): the (thread, value) -> "
+         "(m,k) layout; atile broadcasts A over the N threads with stride 0.", _MMA, "TiledMMA::get_layoutA_TV",
+         "F(t, v) is the A element that thread t holds as value v",
+         "thrfrg_A(ref_A).compose(atile, _).compose(thridx_2_thrid, _)：(线程, 值) → (m,k)；atile 以 stride 0 把 A "
+         "广播到 N 方向的线程。"),
+    Rule("get_layoutB_TV", "The (thread, value) -> (n,k) layout of B; btile broadcasts over the M threads.", _MMA,
+         "TiledMMA::get_layoutB_TV", "F(t, v) is the B element of thread t, value v", "B 的 (线程, 值) → (n,k) 布局。"),
+    Rule("get_layoutC_TV", "The (thread, value) -> (m,n) layout of C.", _MMA, "TiledMMA::get_layoutC_TV",
+         "F(t, v) is the C element of thread t, value v", "C 的 (线程, 值) → (m,n) 布局。"),
+    Rule("make_tiled_copy_A", "make_tiled_copy_impl(copy_atom, mma.get_layoutA_TV(), (tile_size<0>, tile_size<2>)).",
+         _COPY, "make_tiled_copy_A", "the copy uses the MMA's A partitioning and the (M,K) tile",
+         "直接采用 MMA 的 A 布局和 A tile 大小。"),
+    Rule("retile", "frg_layout_mn = upcast<TiledNumThr*V>(right_inverse(TiledLayout_TV).with_shape(shape(Tiler_MN))); "
+         "frg_layout_v = zipped_divide(logical_product(make_layout(V), right_inverse(frg_layout_mn)), "
+         "make_layout(AtomNumVal)); the tensor is zipped_divide'd by prepend(product_each(shape(frg_layout_mn)), V).",
+         _COPY, "TiledCopy::retile (used by retile_S / retile_D)",
+         "each thread's fragment is regrouped by the copy atom's values per instruction",
+         "frg_layout_mn 与 frg_layout_v 的计算，fragment 按 Copy Atom 每次的值数重新分组。"),
+]}
+
+
+def rule_for(rule_id: str) -> Rule:
+    """The catalog entry of a rule id; an operation without one gets a generic entry."""
+    r = RULES.get(rule_id)
+    if r is None:
+        return Rule(rule_id, f"CuTe's {rule_id}.", "cute/", rule_id, "as CuTe defines it")
+    return r
+
+
+def register_rule(rule: Rule) -> None:
+    """Higher layers add their rules (atoms, symbolic) by id."""
+    RULES[rule.id] = rule

@@ -1,0 +1,61 @@
+"""How a derivation stores values: their kind and exact text, and how it reads them back.
+
+Layouts, ints and tuples round-trip through their CuTe notation (read back by
+symcute's own reader).  Other values (formulas, proofs, TiledMMAs) are kept as
+the JSON or text they give; a re-imported derivation holds that text.
+"""
+
+from __future__ import annotations
+
+import json
+
+from ..core.composed import ComposedLayout
+from ..core.layout import Layout, Underscore, format_int_tuple
+
+
+def describe(obj) -> dict:
+    if isinstance(obj, (Layout, ComposedLayout)):
+        return {"kind": "layout", "text": str(obj)}
+    if isinstance(obj, bool):
+        return {"kind": "text", "text": str(obj)}
+    if isinstance(obj, int):
+        return {"kind": "int", "text": str(obj)}
+    if isinstance(obj, tuple):
+        return {"kind": "tuple", "text": _tuple_text(obj)}
+    if isinstance(obj, Underscore):
+        return {"kind": "tuple", "text": "_"}
+    if isinstance(obj, str):
+        return {"kind": "text", "text": obj}
+    to_json = getattr(obj, "to_json", None)
+    if callable(to_json):
+        return {"kind": type(obj).__name__, "text": to_json()}
+    return {"kind": type(obj).__name__, "text": str(obj)}
+
+
+def _tuple_text(t) -> str:
+    if isinstance(t, tuple):
+        return "(" + ",".join(_tuple_text(x) for x in t) + ")"
+    if isinstance(t, int):
+        return str(t)
+    return str(t)
+
+
+def from_description(kind: str, text: str):
+    from ..core.expr import evaluate
+    from ..core import expr_core  # noqa: F401  (registers make_tile & co. for tilers)
+    if kind == "layout":
+        from ..core.parse import parse_layout
+        return parse_layout(text)
+    if kind == "int":
+        return int(text)
+    if kind == "tuple":
+        return evaluate(text)
+    if kind == "text":
+        return text
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        return text
+
+
+__all__ = ["describe", "from_description", "format_int_tuple"]
