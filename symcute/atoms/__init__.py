@@ -2,7 +2,15 @@
 
 from .mma_atom import MMAAtom, UpstreamDefect
 from .mma_lookup import UnknownAtom, mma_atom, mma_atoms
+from .copy_atom import CopyAtom
+from .copy_catalog import copy_atom, copy_atoms
+from .tiled_copy import (
+    RetileSteps, ThrCopy, TiledCopy, make_tiled_copy, make_tiled_copy_A, make_tiled_copy_B, make_tiled_copy_C,
+    make_tiled_copy_D, make_tiled_copy_S,
+)
 from .tiled_mma import ThrMMA, TiledMMA, make_tiled_mma
 
 __all__ = ["MMAAtom", "UpstreamDefect", "UnknownAtom", "mma_atom", "mma_atoms",
-           "ThrMMA", "TiledMMA", "make_tiled_mma"]
+           "ThrMMA", "TiledMMA", "make_tiled_mma", "CopyAtom", "copy_atom", "copy_atoms",
+           "RetileSteps", "ThrCopy", "TiledCopy", "make_tiled_copy", "make_tiled_copy_A", "make_tiled_copy_B",
+           "make_tiled_copy_C", "make_tiled_copy_D", "make_tiled_copy_S"]

@@ -1,0 +1,334 @@
+"""TiledCopy and ThrCopy (``cute/atom/copy_atom.hpp``): a copy atom tiled over a (thread, value) layout.
+
+A TiledCopy is a copy atom, a TV layout ``TiledLayout_TV: (thr_idx, val_idx) ->
+coordinate of a tile`` and the tile's shape ``Tiler_MN``.  ``make_tiled_copy_A``
+takes them from a TiledMMA; ``retile`` is the computation inside
+``retile_S``/``retile_D`` that the seed document follows step by step, and it
+records every intermediate value (see :class:`RetileSteps`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..core import (
+    Layout, _, append, coalesce, composition, logical_product, make_layout, product, raked_product,
+    right_inverse, size, slice_, upcast, zip_layouts, zipped_divide,
+)
+from ..core import int_tuple as it
+from ..errors import LayoutError
+from ..trace.hook import note, traced
+from .copy_atom import CopyAtom
+from .copy_catalog import copy_atom as lookup_copy_atom
+from .fragment import repeat_underscore
+from .tiled_mma import TiledMMA, _as_tensor_layout, _slice_offset, _tuple
+
+
+@dataclass(frozen=True)
+class RetileSteps:
+    """The intermediate values of ``TiledCopy::retile`` (what the derivation report shows)."""
+    V: int                      # size<0>(tensor)
+    right_inverse: Layout       # right_inverse(TiledLayout_TV)
+    with_shape: Layout          # right_inverse(TiledLayout_TV).with_shape(shape(Tiler_MN))
+    upcast_n: int               # TiledNumThr * V
+    frg_layout_mn: Layout       # upcast<TiledNumThr*V>(...): (m,n) -> v_idx
+    frg_shape_each: tuple       # product_each(shape(frg_layout_mn))
+    frg_layout_v: Layout        # zipped_divide(logical_product(make_layout(V), right_inverse(frg_layout_mn)), AtomNumVal)
+    tiler: tuple                # prepend(product_each(shape(frg_layout_mn)), V)
+    t_tensor: Layout            # zipped_divide(tensor, tiler)
+    v_tensor: Layout            # t_tensor.compose(frg_layout_v, _)
+    result: Layout              # v_tensor(_, append<R>(0, _))
+
+
+class TiledCopy:
+    """CuTe's ``TiledCopy<Copy_Atom, LayoutCopy_TV, ShapeTiler_MN>``."""
+
+    def __init__(self, atom: CopyAtom, layout_tv: Layout, tiler_mn, origin: str = "", source=None):
+        self.atom = atom
+        self.layout_tv = layout_tv
+        self.tiler_mn = tiler_mn
+        self.origin = origin or "make_tiled_copy_impl"
+        self.source = source   # (TiledMMA, operand) when built by make_tiled_copy_A/B/C
+        where = self._where()
+        if atom.value_type is None:
+            raise LayoutError(f"{where}: the copy atom needs a value type (Copy_Atom<{atom.name}, T>)")
+        if layout_tv.rank < 2:
+            raise LayoutError(f"{where}: the TV layout {layout_tv} must have rank 2 (thread, value)")
+        if self.tiled_num_thr % self.atom_num_thr != 0:
+            raise LayoutError(f"{where}: TiledCopy uses too few thrs for selected CopyAtom "
+                              f"({self.tiled_num_thr} threads, the atom needs a multiple of {self.atom_num_thr})")
+        if self.tiled_num_val % self.atom_num_val != 0:
+            raise LayoutError(f"{where}: TiledCopy uses too few vals for selected CopyAtom "
+                              f"({self.tiled_num_val} values, the atom needs a multiple of {self.atom_num_val})")
+
+    def _where(self) -> str:
+        return f"{self.origin}(Copy_Atom<{self.atom.name}, {self.atom.value_type}>, ...)"
+
+    # --- CuTe's member types ---------------------------------------------------------------------
+    @property
+    def atom_num_thr(self) -> int:
+        return size(self.atom.val_layout_ref[0])
+
+    @property
+    def atom_num_val(self) -> int:
+        return size(self.atom.val_layout_ref[1])
+
+    @property
+    def tiled_num_thr(self) -> int:
+        """CuTe's ``TiledNumThr = size<0>(TiledLayout_TV)``."""
+        return size(self.layout_tv[0])
+
+    @property
+    def tiled_num_val(self) -> int:
+        return size(self.layout_tv[1])
+
+    @property
+    def TiledLayout_TV(self) -> Layout:
+        return self.layout_tv
+
+    @property
+    def Tiler_MN(self):
+        return self.tiler_mn
+
+    def size(self) -> int:
+        return self.tiled_num_thr
+
+    def tile_size(self, *mode: int) -> int:
+        t = self.tiler_mn
+        for i in mode:
+            t = t[i] if isinstance(t, tuple) else t
+        return t.size() if isinstance(t, Layout) else it.product(_tiler_shape(t))
+
+    # --- partitioning patterns ------------------------------------------------------------------
+    def _ref2trg(self, role: str) -> Layout:
+        trg = self.atom.val_layout_src if role == "S" else self.atom.val_layout_dst
+        return composition(right_inverse(self.atom.val_layout_ref), trg)
+
+    def tile2thrfrg(self, tensor: Layout, ref2trg: Layout) -> Layout:
+        """((TileM,TileN,...),(RestM,RestN,...)) -> (Thr,(FrgV,FrgX),(RestM,RestN,...))."""
+        atom_layout_tv = zipped_divide(self.layout_tv, (self.atom_num_thr, self.atom_num_val))
+        trg_layout_tv = composition(atom_layout_tv, (ref2trg, _))
+        thrval2mn = coalesce(zip_layouts(trg_layout_tv), (1, (1, 1)))
+        tv_tensor = composition(tensor, (thrval2mn, _))
+        note(atom_layout_TV=atom_layout_tv, ref2trg=ref2trg, trg_layout_TV=trg_layout_tv, thrval2mn=thrval2mn,
+             tv_tensor=tv_tensor)
+        return slice_(((_, _), _), tv_tensor)
+
+    def _tidfrg(self, tensor, role: str) -> Layout:
+        tensor = _as_tensor_layout(tensor, f"tidfrg_{role}")
+        if tensor.rank < it.rank(self.tiler_mn):
+            raise LayoutError(f"{self._where()}.tidfrg_{role}({tensor}): Rank of tensor to be partitioned too small.")
+        try:
+            return self.tile2thrfrg(zipped_divide(tensor, self.tiler_mn), self._ref2trg(role))
+        except LayoutError as e:
+            raise LayoutError(f"{self._where()}.tidfrg_{role}({tensor}): {e}") from None
+
+    @traced("tidfrg_S")
+    def tidfrg_S(self, stensor) -> Layout:
+        """(M,N,...) -> (Thr,(FrgV,FrgX),(RestM,RestN,...)) for the source side."""
+        return self._tidfrg(stensor, "S")
+
+    @traced("tidfrg_D")
+    def tidfrg_D(self, dtensor) -> Layout:
+        """(M,N,...) -> (Thr,(FrgV,FrgX),(RestM,RestN,...)) for the destination side."""
+        return self._tidfrg(dtensor, "D")
+
+    def _layout_tv(self, role: str) -> Layout:
+        ref = make_layout((_tiler_shape(self.tiler_mn), 1))
+        try:
+            return slice_((_, _, 0), self.tile2thrfrg(ref, self._ref2trg(role)))
+        except LayoutError as e:
+            raise LayoutError(f"{self._where()}.get_layout{role}_TV(): {e}") from None
+
+    @traced("get_layoutS_TV")
+    def get_layoutS_TV(self) -> Layout:
+        """(thr_idx, val_idx) -> (M,N) for the source side."""
+        return self._layout_tv("S")
+
+    @traced("get_layoutD_TV")
+    def get_layoutD_TV(self) -> Layout:
+        """(thr_idx, val_idx) -> (M,N) for the destination side."""
+        return self._layout_tv("D")
+
+    def layoutS_TV_names(self):
+        from .names import tv_names
+        return tv_names(self, "S")
+
+    def layoutD_TV_names(self):
+        from .names import tv_names
+        return tv_names(self, "D")
+
+    # --- retile ------------------------------------------------------------------------------------
+    @traced("retile")
+    def retile(self, tensor, explain: bool = False):
+        """CuTe's ``TiledCopy::retile(tensor)`` (the layout inside ``retile_S``/``retile_D``).
+
+        Regroups a register fragment ``(V, RestM, RestN, ...)`` into
+        ``((atom_vals, rest_vals), RestM, RestN, ...)``, the value groups one copy
+        atom moves.  With ``explain=True`` returns ``(layout, RetileSteps)``.
+        @pre rank(tensor) >= 1 + rank(Tiler_MN)
+        """
+        steps = self._retile(_as_tensor_layout(tensor, "retile"))
+        note(V=steps.V, right_inverse=steps.right_inverse, with_shape=steps.with_shape, upcast_n=steps.upcast_n,
+             frg_layout_mn=steps.frg_layout_mn, product_each=steps.frg_shape_each,
+             frg_layout_v=steps.frg_layout_v, tiler=steps.tiler)
+        return (steps.result, steps) if explain else steps.result
+
+    def retile_steps(self, tensor) -> RetileSteps:
+        """The intermediate values of :meth:`retile`."""
+        return self.retile(tensor, explain=True)[1]
+
+    def _retile(self, tensor: Layout) -> RetileSteps:
+        where = f"{self._where()}.retile({tensor})"
+        r = tensor.rank
+        v = size(tensor[0])
+        try:
+            g = right_inverse(self.layout_tv)
+            h = g.with_shape(_tiler_shape(self.tiler_mn))
+            n = self.tiled_num_thr * v
+            frg_layout_mn = upcast(h, n)
+            frg_layout_v = zipped_divide(logical_product(make_layout(v), right_inverse(frg_layout_mn)),
+                                         make_layout(self.atom_num_val))
+            each = it.product_each(frg_layout_mn.shape)
+            tiler = (v,) + each
+            t_tensor = zipped_divide(tensor, tiler)
+            v_tensor = composition(t_tensor, (frg_layout_v, _))
+            coord = (_, _append_rank(r))
+            result = slice_(coord, v_tensor)
+        except LayoutError as e:
+            raise LayoutError(f"{where}: {e}") from None
+        return RetileSteps(v, g, h, n, frg_layout_mn, each, frg_layout_v, tiler, t_tensor, v_tensor, result)
+
+    # --- slices ---------------------------------------------------------------------------------------
+    def get_slice(self, thr_idx: int) -> "ThrCopy":
+        return ThrCopy(self, thr_idx)
+
+    get_thread_slice = get_slice
+
+    def __str__(self) -> str:
+        """CuTe's ``print(TiledCopy)``."""
+        return ("TiledCopy\n"
+                f"  Tiler_MN:       {_fmt(self.tiler_mn)}\n"
+                f"  TiledLayout_TV: {self.layout_tv}\n" + str(self.atom))
+
+    def __repr__(self) -> str:
+        return f"TiledCopy({self.atom!r}, {str(self.layout_tv)!r}, {_fmt(self.tiler_mn)!r})"
+
+
+def _append_rank(r: int):
+    """CuTe's ``append<R>(Int<0>{}, _)``: ``(0, _, ..., _)`` of rank R (just 0 when R == 1)."""
+    if r == 1:
+        return 0
+    return (0,) + (_,) * (r - 1)
+
+
+def _tiler_shape(t):
+    """``shape(Tiler_MN)``: a tiler of ints is its own shape; layouts contribute their shape."""
+    if isinstance(t, Layout):
+        return t.shape
+    if isinstance(t, tuple):
+        return tuple(_tiler_shape(x) for x in t)
+    return t
+
+
+def _fmt(t) -> str:
+    if isinstance(t, tuple):
+        return "(" + ",".join(_fmt(x) for x in t) + ")"
+    return str(t)
+
+
+class ThrCopy:
+    """CuTe's ``ThrCopy``: one thread's view of a TiledCopy."""
+
+    def __init__(self, tiled_copy: TiledCopy, thr_idx: int):
+        if isinstance(thr_idx, bool) or not isinstance(thr_idx, int) or thr_idx < 0:
+            raise LayoutError(f"get_slice: thread index must be a non-negative integer, got {thr_idx!r}")
+        self.tiled_copy = tiled_copy
+        self.thr_idx = thr_idx
+
+    def _partition(self, tensor, role: str):
+        tensor = _as_tensor_layout(tensor, f"partition_{role}")
+        thr = self.tiled_copy._tidfrg(tensor, role)
+        coord = (self.thr_idx, _, repeat_underscore(tensor.rank))
+        return _slice_offset(coord, thr), slice_(coord, thr)
+
+    def partition_S(self, stensor) -> Layout:
+        return self._partition(stensor, "S")[1]
+
+    def partition_D(self, dtensor) -> Layout:
+        return self._partition(dtensor, "D")[1]
+
+    def partition_offset(self, role: str, tensor) -> int:
+        return self._partition(tensor, role.upper())[0]
+
+    def retile_S(self, stensor) -> Layout:
+        return self.tiled_copy.retile(stensor)
+
+    def retile_D(self, dtensor) -> Layout:
+        return self.tiled_copy.retile(dtensor)
+
+
+def _copy_atom(atom, value_type=None) -> CopyAtom:
+    return lookup_copy_atom(atom, value_type)
+
+
+def make_tiled_copy_impl(atom, layout_tv: Layout, tiler, origin: str = "", source=None) -> TiledCopy:
+    return TiledCopy(_copy_atom(atom), layout_tv, tiler, origin, source)
+
+
+@traced("make_tiled_copy_A")
+def make_tiled_copy_A(copy_atom, tiled_mma: TiledMMA) -> TiledCopy:
+    """``make_tiled_copy_impl(atom, mma.get_layoutA_TV(), make_shape(tile_size<0>(mma), tile_size<2>(mma)))``."""
+    _check_mma(tiled_mma, "make_tiled_copy_A")
+    return make_tiled_copy_impl(copy_atom, tiled_mma.get_layoutA_TV(), (tiled_mma.tile_size(0), tiled_mma.tile_size(2)),
+                                "make_tiled_copy_A", (tiled_mma, "A"))
+
+
+@traced("make_tiled_copy_B")
+def make_tiled_copy_B(copy_atom, tiled_mma: TiledMMA) -> TiledCopy:
+    """``make_tiled_copy_impl(atom, mma.get_layoutB_TV(), make_shape(tile_size<1>(mma), tile_size<2>(mma)))``."""
+    _check_mma(tiled_mma, "make_tiled_copy_B")
+    return make_tiled_copy_impl(copy_atom, tiled_mma.get_layoutB_TV(), (tiled_mma.tile_size(1), tiled_mma.tile_size(2)),
+                                "make_tiled_copy_B", (tiled_mma, "B"))
+
+
+@traced("make_tiled_copy_C")
+def make_tiled_copy_C(copy_atom, tiled_mma: TiledMMA) -> TiledCopy:
+    """``make_tiled_copy_impl(atom, mma.get_layoutC_TV(), make_shape(tile_size<0>(mma), tile_size<1>(mma)))``."""
+    _check_mma(tiled_mma, "make_tiled_copy_C")
+    return make_tiled_copy_impl(copy_atom, tiled_mma.get_layoutC_TV(), (tiled_mma.tile_size(0), tiled_mma.tile_size(1)),
+                                "make_tiled_copy_C", (tiled_mma, "C"))
+
+
+def _check_mma(m, where: str):
+    if not isinstance(m, TiledMMA):
+        raise LayoutError(f"{where}: expected a TiledMMA, got {m!r}")
+
+
+@traced("make_tiled_copy")
+def make_tiled_copy(copy_atom, thr_layout, val_layout=None) -> TiledCopy:
+    """CuTe's ``make_tiled_copy(atom, thr_layout, val_layout = Layout<_1>{})``.
+
+    ``layout_mn = raked_product(thr_layout, val_layout)``: (M,N) -> (thr_idx, val_idx);
+    ``layout_tv = right_inverse(layout_mn).with_shape(size(thr_layout), size(val_layout))``;
+    ``tiler = product_each(shape(layout_mn))``.
+    """
+    thr = _as_tensor_layout(thr_layout, "make_tiled_copy")
+    val = Layout(1) if val_layout is None else _as_tensor_layout(val_layout, "make_tiled_copy")
+    try:
+        layout_mn = raked_product(thr, val)
+        layout_tv = right_inverse(layout_mn).with_shape((size(thr), size(val)))
+    except LayoutError as e:
+        raise LayoutError(f"make_tiled_copy(thr_layout={thr}, val_layout={val}): {e}") from None
+    tiler = it.product_each(layout_mn.shape)
+    note(layout_mn=layout_mn, layout_tv=layout_tv, tiler=tiler)
+    return make_tiled_copy_impl(copy_atom, layout_tv, tiler, "make_tiled_copy", ("thr_val", thr, val))
+
+
+def make_tiled_copy_S(copy_atom, tiled_copy: TiledCopy) -> TiledCopy:
+    """A TiledCopy of ``copy_atom`` matching the source TV layout of ``tiled_copy``."""
+    return make_tiled_copy_impl(copy_atom, tiled_copy.get_layoutS_TV(), tiled_copy.tiler_mn, "make_tiled_copy_S")
+
+
+def make_tiled_copy_D(copy_atom, tiled_copy: TiledCopy) -> TiledCopy:
+    return make_tiled_copy_impl(copy_atom, tiled_copy.get_layoutD_TV(), tiled_copy.tiler_mn, "make_tiled_copy_D")
