@@ -32,6 +32,8 @@ def apply(term, q):
     layout = term.layout if isinstance(term, Formula) else term
     shape = it.flatten_to_tuple(layout.shape)
     stride = it.flatten_to_tuple(layout.stride)
+    if any(s < 1 for s in shape):  # C++ division by a non-positive extent: let core evaluate each point
+        return np.array([layout(int(x)) for x in q.tolist()], dtype=object)
     qmax = int(np.max(np.abs(q))) if q.size else 0
     bound, w = 0, 1
     for k, (s, d) in enumerate(zip(shape, stride)):

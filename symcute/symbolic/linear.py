@@ -20,6 +20,7 @@ from typing import NamedTuple
 
 from ..core import int_tuple as it
 from ..core.layout import Layout
+from ..errors import SymcuteError
 from .digits import carries, land, refine
 from .formula import Formula, formula
 from .names import split_names
@@ -55,7 +56,6 @@ class Compose:
 def as_term(x):
     if isinstance(x, (Layout, Formula, Compose)):
         return x
-    from ..errors import SymcuteError
     raise SymcuteError(f"{x!r} is not a layout, a formula or a Compose")
 
 
@@ -95,8 +95,16 @@ def linearize(term, n: int) -> list[Digit]:
     if isinstance(term, Compose):
         inner = linearize(term.inner, n)
         return _through(term.outer, inner)
-    f = term if isinstance(term, Formula) else formula(term)
-    return _domain_digits(f, n)
+    return _domain_digits(_formula_of(term), n)
+
+
+def _formula_of(layout) -> Formula:
+    if isinstance(layout, Formula):
+        return layout
+    try:
+        return formula(layout)
+    except SymcuteError as e:  # e.g. a negative extent (CuTe's left_inverse can produce one)
+        raise NotLinear(str(e)) from None
 
 
 def _domain_digits(f: Formula, n: int) -> list[Digit]:
@@ -137,7 +145,7 @@ def _axis(name, extent, weight, stride, leaf):
 
 
 def _through(outer, inner: list[Digit]) -> list[Digit]:
-    f = outer if isinstance(outer, Formula) else (formula(outer) if isinstance(outer, Layout) else None)
+    f = _formula_of(outer) if isinstance(outer, (Formula, Layout)) else None
     if f is None:  # nested Compose as the outer function: linearize it as a function on its own domain
         return _through_compose(outer, inner)
     chain = input_chain(f)

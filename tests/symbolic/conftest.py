@@ -1,0 +1,12 @@
+"""Print the prover cross-check counts (test_trust.py) at the end of the run."""
+
+from .trust_counts import COUNTS
+
+
+def pytest_terminal_summary(terminalreporter):
+    if not COUNTS:
+        return
+    tr = terminalreporter
+    tr.section("symcute prover vs exhaustive evaluation (tests/symbolic/test_trust.py)")
+    for line in COUNTS["lines"]:
+        tr.write_line(line)

@@ -1,0 +1,3 @@
+"""Filled by test_trust.py, printed by conftest.py."""
+
+COUNTS: dict = {}
