@@ -2,7 +2,7 @@
 
 For every operation both libraries have, time each library on the same
 random layouts (inputs that either library rejects are dropped for both),
-report the median time per call and the ratio pycute/symcute (>= 1.0 means
+report the best-of-N mean time per call (runs interleaved) and the ratio pycute/symcute (>= 1.0 means
 symcute is at least as fast).  Also measures the cost of the trace hook when
 no derivation is active (a traced op vs its undecorated body).
 
@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import random
-import statistics
 import sys
 import time
 from pathlib import Path
@@ -78,15 +77,25 @@ def convert(args):
     return tuple(to_pycute(a) if isinstance(a, sc.Layout) else a for a in args)
 
 
+def _once(fn, inputs):
+    t = time.perf_counter()
+    for args in inputs:
+        fn(*args)
+    return (time.perf_counter() - t) / len(inputs)
+
+
 def time_calls(fn, inputs, repeat):
-    """Median over `repeat` runs of the mean time per call (seconds)."""
-    runs = []
+    """Best of `repeat` runs of the mean time per call (seconds): the least disturbed run."""
+    return min(_once(fn, inputs) for _ in range(repeat))
+
+
+def time_pair(f, a, g, b, repeat):
+    """Interleave the two libraries' runs so both see the same machine load; best of each."""
+    ta, tb = [], []
     for _ in range(repeat):
-        t = time.perf_counter()
-        for args in inputs:
-            fn(*args)
-        runs.append((time.perf_counter() - t) / len(inputs))
-    return statistics.median(runs)
+        ta.append(_once(f, a))
+        tb.append(_once(g, b))
+    return min(ta), min(tb)
 
 
 def runnable(fn, args) -> bool:
@@ -103,8 +112,7 @@ def bench(cases: int, repeat: int, seed: int = 1):
         rng = random.Random(f"bench:{name}:{seed}")
         inputs = _inputs(rng, kind, cases)
         both = [(a, convert(a)) for a in inputs if runnable(mine, a) and runnable(theirs, convert(a))]
-        t_sym = time_calls(mine, [a for a, _ in both], repeat)
-        t_py = time_calls(theirs, [b for _, b in both], repeat)
+        t_sym, t_py = time_pair(mine, [a for a, _ in both], theirs, [b for _, b in both], repeat)
         rows.append((name, len(both), t_sym, t_py, t_py / t_sym))
     return rows
 
@@ -115,8 +123,7 @@ def hook_overhead(cases: int, repeat: int):
     inputs = _inputs(rng, "one", cases)
     out = []
     for name, fn in (("right_inverse", sc.right_inverse), ("coalesce", sc.coalesce)):
-        traced = time_calls(fn, inputs, repeat)
-        bare = time_calls(fn.__wrapped__, inputs, repeat)
+        traced, bare = time_pair(fn, inputs, fn.__wrapped__, inputs, repeat)
         out.append((name, traced, bare))
     return out
 

@@ -34,39 +34,31 @@ def complement(layout: Layout, cotarget=None) -> Layout:
     shape, stride = filtered.shape, filtered.stride
     if not isinstance(stride, tuple) and stride == 0:
         return Layout(_coalesce_shape(cotarget))
-    shape, stride = it.wrap(shape), it.wrap(stride)
+    if type(shape) is not tuple:
+        shape, stride = (shape,), (stride,)
     for d in stride:
-        if not isinstance(d, int):
+        if type(d) is not int:
             raise LayoutError(f"complement({layout}): basis strides are not supported")
-    shape, stride = list(shape), list(stride)
+    # CuTe repeatedly takes the first mode of minimal stride: that is a stable sort by stride
+    order = sorted(range(len(stride)), key=stride.__getitem__)
     result_shape: list = []
-    result_stride: list = [1]
-    order = []
-    for _i in range(len(shape) - 1):
-        min_stride = min(stride)
-        k = stride.index(min_stride)
-        new_shape = it.cdiv(min_stride, result_stride[-1])
+    result_stride: list = [1]   # result_stride[-1] is the extent covered so far
+    for k in order:
+        d = stride[k]
+        covered = result_stride[-1]
+        new_shape = d // covered if d >= 0 and covered > 0 else it.cdiv(d, covered)
         if new_shape == 0:
             raise LayoutError(
                 f"complement({layout}): Non-injective Layout detected in complement "
-                f"(stride {min_stride} is smaller than the extent {result_stride[-1]} already covered)")
-        order.append((shape[k], min_stride))
+                f"(stride {d} is smaller than the extent {covered} already covered)")
         result_shape.append(new_shape)
-        result_stride.append(min_stride * shape[k])
-        del shape[k], stride[k]
-    new_shape = it.cdiv(stride[0], result_stride[-1])
-    if new_shape == 0:
-        raise LayoutError(
-            f"complement({layout}): Non-injective Layout detected in complement "
-            f"(stride {stride[0]} is smaller than the extent {result_stride[-1]} already covered)")
-    order.append((shape[0], stride[0]))
-    result_shape.append(new_shape)
-    new_stride = stride[0] * shape[0]
+        result_stride.append(d * shape[k])
+    new_stride = result_stride.pop()
     rest_shape = _coalesce_shape(it.ceil_div(cotarget, new_stride))
     rest_stride = it.compact_col_major(rest_shape, new_stride)
     if recording() is not None:  # building the details costs; only when a derivation asks
-        note(filtered=filtered, sorted_modes=order, gaps=list(zip(result_shape, result_stride)),
-             rest=(rest_shape, rest_stride))
+        note(filtered=filtered, sorted_modes=[(shape[k], stride[k]) for k in order],
+             gaps=list(zip(result_shape, result_stride)), rest=(rest_shape, rest_stride))
     # CuTe coalesces ((result_shape), rest_shape); rest is one mode here, so the flat list is direct
     return _bw_coalesce(tuple(result_shape) + (rest_shape,), tuple(result_stride) + (rest_stride,),
                         rest_shape, rest_stride)

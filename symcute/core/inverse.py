@@ -12,6 +12,7 @@ from __future__ import annotations
 from ..errors import LayoutError
 from . import int_tuple as it
 from .coalesce import _bw_coalesce, _coalesce_flat
+from .composed import ComposedLayout
 from .layout import Layout
 from ..trace.hook import note, recording, traced
 
@@ -59,8 +60,7 @@ def right_inverse(layout):
             gaps) are skipped, so ``size(R)`` may be smaller than ``size(layout)``.
     @post composition(layout, R) is identical to make_layout(shape(R))
     """
-    from .composed import ComposedLayout
-    if isinstance(layout, ComposedLayout):
+    if type(layout) is ComposedLayout:
         from .swizzle_layout import right_inverse_composed
         return right_inverse_composed(layout)
     clayout, shape, stride, preprod = _coalesced_modes(layout, "right_inverse")
@@ -89,8 +89,7 @@ def left_inverse(layout):
     @pre static strides; each non-zero stride is divisible by the size gathered
          before it ("Left inverse divisibility condition")
     """
-    from .composed import ComposedLayout
-    if isinstance(layout, ComposedLayout):
+    if type(layout) is ComposedLayout:
         from .swizzle_layout import left_inverse_composed
         return left_inverse_composed(layout)
     clayout, shape, stride, preprod = _coalesced_modes(layout, "left_inverse")

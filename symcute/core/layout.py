@@ -284,16 +284,15 @@ def size(x, *mode) -> int:
 
 
 def cosize(layout) -> Any:
+    """One past the largest offset: ``sum((s - 1) * |d|) + 1`` (CuTe's ``cosize``)."""
     if not isinstance(layout, Layout):
         return layout.cosize()
-    flat_s = it.flatten_to_tuple(layout.shape)
-    flat_d = it.flatten_to_tuple(layout.stride)
-    total = 0
-    for s, d in zip(flat_s, flat_d):
-        total = total + (s - 1) * (abs(d) if isinstance(d, int) else d)
-    if isinstance(total, int):
-        return total + 1
-    raise LayoutError(f"cosize of basis-strided layout {layout} is a coordinate, not an integer")
+    total = 1
+    for s, d in zip(it.flatten_to_tuple(layout._shape), it.flatten_to_tuple(layout._stride)):
+        if type(d) is not int:
+            raise LayoutError(f"cosize of basis-strided layout {layout} is a coordinate, not an integer")
+        total += (s - 1) * (d if d >= 0 else -d)
+    return total
 
 
 def rank(x) -> int:
