@@ -7,6 +7,8 @@ For each size it builds two layouts and proves ``L(R(i)) == i`` for all
 
 - ``perm``: the permuted (2,2,...,2) layout whose strides are the powers of
   two in a random (seeded) order (a bijection of [0, 2^k));
+- ``wide``: four modes of extent about 2^(k/4), strides permuted (few large
+  modes: the number of digits stays 4 whatever the size);
 - ``tv``: a TV-like layout ``((4,8,2,...),(2,2,...))`` where every fourth
   extra mode is a broadcast (stride 0), as ``get_layoutA_TV`` makes for A.
 
@@ -58,6 +60,19 @@ def tv_layout(k: int, rng: random.Random) -> Layout:
     return Layout((tuple(thr), tuple(val)), (tuple(strides[:len(thr)]), tuple(strides[len(thr):])))
 
 
+def wide_layout(k: int, rng: random.Random) -> Layout:
+    """Four modes whose extents multiply to 2^k (few, large modes), strides permuted."""
+    bits = [k // 4 + (1 if i < k % 4 else 0) for i in range(4)]
+    extents = [1 << b for b in bits]
+    order = list(range(4))
+    rng.shuffle(order)
+    strides, w = [0] * 4, 1
+    for i in order:
+        strides[i] = w
+        w *= extents[i]
+    return Layout(tuple(extents), tuple(strides))
+
+
 def median_time(fn, repeat: int) -> float:
     times = []
     for _ in range(repeat):
@@ -85,7 +100,7 @@ def main() -> None:
     args = ap.parse_args()
     rng = random.Random(2024)
     rows = []
-    for kind, make in (("perm", perm_layout), ("tv", tv_layout)):
+    for kind, make in (("perm", perm_layout), ("tv", tv_layout), ("wide", wide_layout)):
         for k in SIZES:
             L = make(k, rng)
             R = core.right_inverse(L)

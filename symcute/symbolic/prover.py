@@ -68,14 +68,14 @@ def _check_domain(n) -> int:
     return n
 
 
-def _prove_equal(lhs, rhs, n: int, statement: str, limit, labels) -> Proof:
+def _prove_equal(lhs, rhs, n: int, statement: str, limit, labels, names=None) -> Proof:
     try:
         a, b = linearize(lhs, n), linearize(rhs, n)
         rows = common_rows(a, b) or common_rows(coalesce_digits(a), coalesce_digits(b))
         if rows is None:
             raise NotLinear("the two sides' digits have no common refinement")
     except NotLinear as e:
-        return _exhaustive_equal(lhs, rhs, n, statement, str(e), limit, labels)
+        return _exhaustive_equal(lhs, rhs, n, statement, str(e), limit, labels, names)
     cert = _equality_certificate(rows, labels)
     diffs = [r for r in rows if r.lhs != r.rhs]
     if not diffs:
@@ -83,7 +83,7 @@ def _prove_equal(lhs, rhs, n: int, statement: str, limit, labels) -> Proof:
         return Proof(statement, "proved", "refinement", cert)
     r = diffs[0]
     q = r.weight
-    ce = _counterexample(lhs, rhs, q, labels)
+    ce = _counterexample(lhs, rhs, q, labels, names)
     ce["digit"] = f"{r.name}=1 (extent {r.extent}): coefficient {r.lhs} vs {r.rhs}"
     return Proof(statement, "refuted", "refinement", cert, ce,
                  reason=f"digit {r.name} has coefficient {r.lhs} on the left and {r.rhs} on the right; "
@@ -123,7 +123,7 @@ def _verify_rows(lhs, rhs, rows) -> None:
             raise AssertionError(f"refinement proof: coefficient of {r.name} does not match core evaluation")
 
 
-def _counterexample(lhs, rhs, q: int, labels) -> dict:
+def _counterexample(lhs, rhs, q: int, labels, names=None) -> dict:
     vl, vr = evaluate(lhs, q), evaluate(rhs, q)
     if vl == vr:
         raise AssertionError(f"counterexample {q} does not separate the two sides ({vl})")
@@ -134,7 +134,7 @@ def _counterexample(lhs, rhs, q: int, labels) -> dict:
         ce["coordinate"] = coord
     ce[la] = vl
     ce[lb] = vr
-    chain = _chain(lhs, q)
+    chain = _chain(lhs, q, names or {})
     if chain:
         ce[f"{la} steps"] = chain
     return ce
@@ -153,14 +153,14 @@ def _coordinate(term, q: int):
     return it.idx2crd(q, layout.shape)
 
 
-def _chain(term, q: int) -> str:
-    """``F(64) = 0 -> G(0) = 0`` for a composite, empty for a plain layout."""
+def _chain(term, q: int, names: dict) -> str:
+    """``F(64) = 0 -> G(0) = 0`` for a composite (``names``: id(term) -> label), empty for a plain layout."""
     if not isinstance(term, Compose):
         return ""
     steps, x = [], q
     for t in _flatten_compose(term):
         y = evaluate(t, x)
-        steps.append(f"{term_text(t)}({x}) = {y}")
+        steps.append(f"{names.get(id(t), term_text(t))}({x}) = {y}")
         x = y
     return " -> ".join(steps)
 
@@ -172,7 +172,7 @@ def _flatten_compose(term) -> list:
     return [term]
 
 
-def _exhaustive_equal(lhs, rhs, n, statement, why, limit, labels) -> Proof:
+def _exhaustive_equal(lhs, rhs, n, statement, why, limit, labels, names=None) -> Proof:
     lim = exhaustive_limit(limit)
     if n > lim:
         return Proof(statement, "unknown", "none",
@@ -184,7 +184,7 @@ def _exhaustive_equal(lhs, rhs, n, statement, why, limit, labels) -> Proof:
                        (f"evaluated both sides at all {n} inputs",))
     if q is None:
         return Proof(statement, "proved", "exhaustive", cert, reason=why)
-    return Proof(statement, "refuted", "exhaustive", cert, _counterexample(lhs, rhs, q, labels),
+    return Proof(statement, "refuted", "exhaustive", cert, _counterexample(lhs, rhs, q, labels, names),
                  reason=f"{q} is the smallest index where the two sides differ")
 
 
@@ -199,7 +199,9 @@ def prove_right_inverse(L, R=None, limit: int | None = None, labels=("L", "R")) 
     n = size_of(R)
     a, b = labels
     statement = f"{a}({b}(i)) == i for all 0 <= i < {n} ({a} = {term_text(L)}, {b} = {term_text(R)})"
-    return _prove_equal(Compose(L, R), _identity(n), n, statement, limit, (f"{a}({b}(i))", "i"))
+    C = Compose(L, R)
+    return _prove_equal(C, _identity(n), n, statement, limit, (f"{a}({b}(i))", "i"),
+                        {id(C.outer): a, id(C.inner): b})
 
 
 def prove_left_inverse(L, R=None, limit: int | None = None, labels=("L", "R")) -> Proof:
@@ -211,7 +213,9 @@ def prove_left_inverse(L, R=None, limit: int | None = None, labels=("L", "R")) -
     n = size_of(L)
     a, b = labels
     statement = f"{b}({a}(x)) == x for all 0 <= x < {n} ({a} = {term_text(L)}, {b} = {term_text(R)})"
-    return _prove_equal(Compose(R, L), _identity(n), n, statement, limit, (f"{b}({a}(x))", "x"))
+    C = Compose(R, L)
+    return _prove_equal(C, _identity(n), n, statement, limit, (f"{b}({a}(x))", "x"),
+                        {id(C.outer): b, id(C.inner): a})
 
 
 def _default_inverse(L, side: str):
