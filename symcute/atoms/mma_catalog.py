@@ -125,6 +125,17 @@ for _key, (_shape, _a, _b, _c, _bits) in _SM80_INT.items():
                           f"mma.sync.aligned.m{_shape[0]}n{_shape[1]}k{_shape[2]}.row.col.s32."
                           f"{_sa.lower()}.{_sb.lower()}.s32" + (".satfinite" if _sat else "")))
 
+# CuTe 4.2's BLayout of SM80_16x8x32_S32{S,U}4{S,U}4S32_TN strides the lane's quad index by 32 (k = 4*t0 + v)
+# where PTX m16n8k32.s4 gives each lane 8 consecutive k (k = 8*t0 + v, stride 64, as SM80_8x8x32 has):
+# kept as CuTe has it, flagged below and by `symcute lint`.
+_SM80_16x8x32_S4_B_DEFECT = UpstreamDefect(
+    operand="B",
+    what="BLayout ((4,8),(8)):((32,1),(8)) maps the 32 threads x 8 values onto k = 4*t0 + v, so k in [20,32) is "
+         "never reached and k in [4,20) is reached twice; PTX mma.m16n8k32.s4 gives lane t0 the k = 8*t0 .. 8*t0+7 "
+         "(stride 64, as in SM80_8x8x32_S32S4S4S32_TN)",
+    counterexample="(t=1,v=0) and (t=0,v=4) both map to B(n=0,k=4); B(n=0,k=20) is reached by no (thread, value) pair",
+    upstream_text="((4,8),(8)):((32,1),(8))")
+
 # SM80 single-bit atoms (XOR and AND popc share traits)
 _B1 = ("int32_t", "uint1b_t", "uint1b_t", "int32_t")
 # CuTe 4.2 writes this ALayout with a stride that is not congruent to its shape; kept verbatim below.
@@ -183,6 +194,8 @@ def _build() -> dict:
     atoms = {}
     for name, shape, thr, a, b, c, types, header, ptx in _ROWS:
         defects = (_SM80_16x8x128_DEFECT,) if a is None else ()
+        if name.startswith("SM80_16x8x32_S32") and ("S4" in name or "U4" in name):
+            defects = (_SM80_16x8x32_S4_B_DEFECT,)
         atoms[name] = MMAAtom(name, shape, thr, a, b, c, *types, header=header, ptx=ptx, arch=_arch(name),
                               defects=defects)
     return atoms

@@ -1,0 +1,212 @@
+"""The atoms layer in the expression language (``symcute calc``, ``derive expr``).
+
+C++ spellings work as written in a kernel::
+
+    make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN{}, Layout<Shape<_2,_2,_1>>{}).get_layoutA_TV()
+    make_tiled_copy_A(Copy_Atom<SM75_U32x2_LDSM_N, half_t>{}, mma).get_layoutS_TV()
+    mma.get_slice(0).partition_fragment_A(make_tensor<half_t>(Shape<_32,_16>{}))
+
+Atom names are values through the ``Name{}`` hook of ``core.expr`` (one entry
+per catalogued name), bare identifiers (``TypeName``) are accepted wherever an
+atom is expected, and tensors are represented by their layouts.
+"""
+
+from __future__ import annotations
+
+from ..core import Layout, Underscore, _
+from ..core.expr import _FUNCTIONS, TypeName, register_function, register_method
+from ..errors import LayoutError
+from . import mma_gmma
+from .copy_atom import CopyAtom
+from .copy_catalog import FIXED, _AUTOVEC, _AUTOVEC_ALIASES, _TEMPLATES, copy_atom
+from .lint import lint_copy_atom, lint_mma_atom
+from .mma_atom import MMAAtom
+from .mma_catalog import WARP_ATOMS
+from .mma_lookup import mma_atom
+from .names import tile_names, tv_names
+from .tiled_copy import (
+    ThrCopy, TiledCopy, make_tiled_copy, make_tiled_copy_A, make_tiled_copy_B, make_tiled_copy_C,
+    make_tiled_copy_D, make_tiled_copy_S,
+)
+from .tiled_mma import ThrMMA, TiledMMA, make_tiled_mma
+
+
+def _spelling(x) -> str:
+    """C++ text of a TypeName tree (template arguments included)."""
+    if isinstance(x, TypeName):
+        if x.targs:
+            return f"{x.name}<{','.join(_spelling(a) for a in x.targs)}>"
+        return x.name
+    if isinstance(x, Underscore):
+        return "_"
+    return str(x)
+
+
+def _as_mma_atom(x) -> MMAAtom:
+    if isinstance(x, MMAAtom):
+        return x
+    if isinstance(x, TypeName):
+        return mma_atom(_spelling(x))
+    raise LayoutError(f"expected an MMA atom (e.g. SM80_16x8x16_F16F16F16F16_TN{{}}), got {x}")
+
+
+def _as_copy_atom(x, value_type=None) -> CopyAtom:
+    if isinstance(x, CopyAtom):
+        return x if value_type is None else x.with_value_type(_spelling(value_type))
+    if isinstance(x, TypeName):
+        return copy_atom(_spelling(x), None if value_type is None else _spelling(value_type))
+    raise LayoutError(f"expected a copy atom (e.g. Copy_Atom<SM75_U32x2_LDSM_N, half_t>{{}}), got {x}")
+
+
+def _perm(p):
+    if isinstance(p, TypeName) and p.name in ("Underscore", "_") and not p.targs:
+        return _
+    if isinstance(p, tuple):
+        return tuple(_perm(q) for q in p)
+    return p
+
+
+def _layout_arg(x):
+    if isinstance(x, TypeName):
+        raise LayoutError(f"expected a layout or a shape, got the type {_spelling(x)}")
+    return x
+
+
+def _make_tiled_mma(atom, atom_layout=(1, 1, 1), permutations=None):
+    return make_tiled_mma(_as_mma_atom(atom), _layout_arg(atom_layout),
+                          None if permutations is None else _perm(permutations))
+
+
+def _make_tensor(*args):
+    """``make_tensor<T>(shape)`` / ``make_tensor(layout)``: a tensor is represented by its layout."""
+    shapes = [a for a in args if not isinstance(a, TypeName)]
+    if len(shapes) != 1:
+        raise LayoutError("make_tensor: expected a shape or a layout (and optionally a value type)")
+    s = shapes[0]
+    return s if isinstance(s, Layout) else Layout(s)
+
+
+def _tile_size(obj, *mode):
+    if isinstance(obj, TiledMMA):
+        if len(mode) != 1:
+            raise LayoutError("tile_size<I>(mma) takes one mode index")
+        return obj.tile_size(mode[0])
+    if isinstance(obj, TiledCopy):
+        return obj.tile_size(*mode)
+    raise LayoutError(f"tile_size: expected a TiledMMA or a TiledCopy, got {obj}")
+
+
+def _wrap_size(previous):
+    def size_(x, *path):
+        if isinstance(x, (TiledMMA, TiledCopy)):
+            if isinstance(x, TiledMMA):
+                return _thr_size(x, *path)
+            return x.tile_size(*path) if path else x.size()
+        return previous(x, *path)
+    return size_
+
+
+def _thr_size(m, *path):
+    if not isinstance(m, TiledMMA):
+        raise LayoutError(f"thr_size: expected a TiledMMA, got {m}")
+    lay = m.get_thr_layout_vmnk()
+    return (lay[path] if path else lay).size()
+
+
+def _operand(x) -> str:
+    return _spelling(x) if isinstance(x, TypeName) else str(x)
+
+
+_TABLE = {
+    "mma_atom": lambda name: _as_mma_atom(name),
+    "copy_atom": lambda name, t=None: _as_copy_atom(name, t),
+    "make_tiled_mma": _make_tiled_mma,
+    "make_tiled_copy_A": lambda c, m: make_tiled_copy_A(_as_copy_atom(c), m),
+    "make_tiled_copy_B": lambda c, m: make_tiled_copy_B(_as_copy_atom(c), m),
+    "make_tiled_copy_C": lambda c, m: make_tiled_copy_C(_as_copy_atom(c), m),
+    "make_tiled_copy_S": lambda c, t: make_tiled_copy_S(_as_copy_atom(c), t),
+    "make_tiled_copy_D": lambda c, t: make_tiled_copy_D(_as_copy_atom(c), t),
+    "make_tiled_copy": lambda c, thr, val=None: make_tiled_copy(_as_copy_atom(c), _layout_arg(thr),
+                                                                None if val is None else _layout_arg(val)),
+    "make_tensor": _make_tensor,
+    "tile_size": _tile_size,
+    "tile_shape": lambda m: m.tile_shape(),
+    "thr_size": lambda m, *p: _thr_size(m, *p),
+    "tv_names": lambda obj, op=None: tv_names(obj, "TV" if op is None else _operand(op)),
+    "tile_names": lambda obj, op=None: tile_names(obj, "TV" if op is None else _operand(op)),
+    "lint_mma_atom": lambda a: lint_mma_atom(_as_mma_atom(a)),
+    "lint_copy_atom": lambda a: lint_copy_atom(_as_copy_atom(a)),
+    "MMA_Atom{}": lambda op, *rest: _as_mma_atom(op),
+    "Copy_Atom{}": lambda op, t: _as_copy_atom(op, t),
+}
+
+for _name, _fn in _TABLE.items():
+    register_function(_name, _fn)
+register_function("size", _wrap_size(_FUNCTIONS["size"]))
+
+
+def _atom_value(name: str):
+    return lambda *targs: mma_atom(_spelling(TypeName(name, tuple(targs))))
+
+
+for _name in WARP_ATOMS:
+    register_function(_name + "{}", _atom_value(_name))
+for _name, *_rest in mma_gmma.all_base_names():
+    register_function(_name + "{}", _atom_value(_name))
+
+
+def _copy_value(name: str):
+    return lambda *targs: copy_atom(_spelling(TypeName(name, tuple(targs))))
+
+
+for _name in list(FIXED) + list(_TEMPLATES) + list(_AUTOVEC_ALIASES) + [_AUTOVEC]:
+    register_function(_name + "{}", _copy_value(_name))
+
+
+_MMA_METHODS = {
+    "get_layoutA_TV": lambda m: m.get_layoutA_TV(),
+    "get_layoutB_TV": lambda m: m.get_layoutB_TV(),
+    "get_layoutC_TV": lambda m: m.get_layoutC_TV(),
+    "get_thr_layout_vmnk": lambda m: m.get_thr_layout_vmnk(),
+    "thrfrg_A": lambda m, t: m.thrfrg_A(t),
+    "thrfrg_B": lambda m, t: m.thrfrg_B(t),
+    "thrfrg_C": lambda m, t: m.thrfrg_C(t),
+    "tile_size": lambda m, i: m.tile_size(i),
+    "tile_size_mnk": lambda m, i: m.tile_size(i),
+    "permutation_mnk": lambda m, i: m.permutation_mnk(i),
+    "get_slice": lambda m, i: m.get_slice(i),
+    "get_thread_slice": lambda m, i: m.get_slice(i),
+    "layoutA_TV_names": lambda m: m.layoutA_TV_names(),
+    "layoutB_TV_names": lambda m: m.layoutB_TV_names(),
+    "layoutC_TV_names": lambda m: m.layoutC_TV_names(),
+}
+_THR_MMA_METHODS = {
+    "partition_A": lambda s, t: s.partition_A(t),
+    "partition_B": lambda s, t: s.partition_B(t),
+    "partition_C": lambda s, t: s.partition_C(t),
+    "partition_fragment_A": lambda s, t: s.partition_fragment_A(t),
+    "partition_fragment_B": lambda s, t: s.partition_fragment_B(t),
+    "partition_fragment_C": lambda s, t: s.partition_fragment_C(t),
+}
+_COPY_METHODS = {
+    "get_layoutS_TV": lambda c: c.get_layoutS_TV(),
+    "get_layoutD_TV": lambda c: c.get_layoutD_TV(),
+    "tidfrg_S": lambda c, t: c.tidfrg_S(t),
+    "tidfrg_D": lambda c, t: c.tidfrg_D(t),
+    "retile": lambda c, t: c.retile(t),
+    "get_slice": lambda c, i: c.get_slice(i),
+    "get_thread_slice": lambda c, i: c.get_slice(i),
+    "layoutS_TV_names": lambda c: c.layoutS_TV_names(),
+    "layoutD_TV_names": lambda c: c.layoutD_TV_names(),
+}
+_THR_COPY_METHODS = {
+    "partition_S": lambda s, t: s.partition_S(t),
+    "partition_D": lambda s, t: s.partition_D(t),
+    "retile_S": lambda s, t: s.retile_S(t),
+    "retile_D": lambda s, t: s.retile_D(t),
+}
+
+for _cls, _methods in ((TiledMMA, _MMA_METHODS), (ThrMMA, _THR_MMA_METHODS), (TiledCopy, _COPY_METHODS),
+                       (ThrCopy, _THR_COPY_METHODS)):
+    for _name, _fn in _methods.items():
+        register_method(_cls, _name, _fn)
