@@ -65,3 +65,11 @@ register_function("formula", _formula)
 register_function("with_shape", _with_shape)
 register_method(Formula, "with_shape", lambda f, *shape: ops.with_shape(f, *shape))
 register_method(Formula, "compose", lambda f, *o: ops.composition(f, o[0] if len(o) == 1 else tuple(o)))
+
+# the prover: calc prints the Proof (statement, verdict, certificate)
+from . import prover as _prover  # noqa: E402
+
+for _name in ("prove", "prove_right_inverse", "prove_left_inverse", "is_injective", "is_surjective",
+              "is_bijective", "witness"):
+    register_function(_name, getattr(_prover, _name))
+register_function("Compose", lambda outer, inner: _prover.Compose(outer, inner))
