@@ -94,7 +94,11 @@ class Derivation:
         else:
             node = f"v{next(self._ids)}"
             self._by_object[id(obj)] = (obj, node)
-            desc = describe(obj)
+            token = hook.current.set(None)   # printing a value (a TiledCopy) may run traced operations
+            try:
+                desc = describe(obj)
+            finally:
+                hook.current.reset(token)
             self.graph.add_node(node, role="value", kind=kind or desc["kind"], text=desc["text"], obj=obj)
         if label:
             self.graph.nodes[node]["label"] = label
@@ -104,8 +108,22 @@ class Derivation:
         """Give a value a name the report uses (``F``, ``G``, ``H``)."""
         return self.value(obj, label=name)
 
+    def labelled(self, name: str) -> str | None:
+        """The value node labelled ``name`` (the last one, if several were), or ``None``."""
+        found = [n for n, d in self.graph.nodes(data=True) if d.get("role") == "value" and d.get("label") == name]
+        return max(found, key=lambda n: int(n[1:])) if found else None
+
+    def paused(self):
+        """A context in which traced operations run unrecorded (helper computations of a recipe)."""
+        return _Paused()
+
     def add_step(self, rule: str, inputs: dict, output, details: dict | None = None) -> Step:
-        """Record a step that did not run through a traced operation (e.g. a proof or a table)."""
+        """Record a step that did not run through a traced operation (e.g. a proof or a table).
+
+        ``inputs`` maps argument names to values (they become value nodes);
+        ``output`` is the value produced, or ``None`` for a step that only
+        records ``details`` (JSON-friendly data a report reads).
+        """
         return self._add_step(rule, None, (), inputs, output, details or {})
 
     def _add_step(self, rule, fn, args, kwargs, out, details, error=None, children=None) -> Step:
@@ -117,7 +135,8 @@ class Derivation:
             if val is None:
                 continue
             inputs[name] = self.value(val)
-        out_node = self.value(out) if error is None else None
+        # a recipe's own step (fn is None) may produce no value (a table of facts)
+        out_node = self.value(out) if error is None and not (fn is None and out is None) else None
         self.graph.add_node(node, role="step", rule=rule, depth=depth, details=details,
                             error=error, order=int(node[1:]), parent=None)
         for name, v in inputs.items():
@@ -215,6 +234,15 @@ class Derivation:
         for u, v, data in self.graph.edges(data=True):
             g.add_edge(u, v, **data)
         nx.write_graphml(g, path)
+
+
+class _Paused:
+    def __enter__(self):
+        self._token = hook.current.set(None)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        hook.current.reset(self._token)
 
 
 def _bind(fn, args, kwargs) -> dict:
