@@ -127,6 +127,8 @@ def coordinate_terms(f, shape: tuple):
         if a.stride % prefix[j]:
             return None
         modes[j].append([a.stride // prefix[j], a.name, a.extent])
+    for terms in modes:
+        terms.sort(key=lambda x: x[0])
     for j, terms in enumerate(modes):
         if sum(c * (e - 1) for c, _, e in terms) >= shape[j]:
             return None
@@ -150,10 +152,18 @@ def _largest_value(f) -> tuple[int, list]:
     return coord, terms
 
 
-def add_proof(d: Derivation, rule: str, proof, inputs: dict, labels: list, claim: str) -> None:
-    """Record a prover result as a step (``claim`` keys the statement template in reports)."""
-    d.add_step(rule, inputs, proof, {"claim": claim, "labels": labels, "verdict": proof.verdict,
-                                     "method": proof.method})
+def add_proof(d: Derivation, rule: str, proof, inputs: dict, labels: list, claim: str, domain: int,
+              target: int | None = None) -> None:
+    """Record a prover result as a step (``claim`` keys the statement template in reports).
+
+    ``domain``: the inputs the claim is about (``[0, domain)``); ``target``: the
+    range ``[0, target)`` of a surjectivity claim.
+    """
+    details = {"claim": claim, "labels": labels, "verdict": proof.verdict, "method": proof.method,
+               "domain": domain}
+    if target is not None:
+        details["target"] = target
+    d.add_step(rule, inputs, proof, details)
 
 
 def add_formula(d: Derivation, layout, f, label: str, **extra) -> None:
@@ -310,8 +320,8 @@ def _formula_F(d, tiled, op, F, Ff) -> None:
     with d.paused():
         inj = sym.is_injective(Ff)
         sur = sym.is_surjective(Ff, tile[0] * tile[1])
-    add_proof(d, "is_injective", inj, {"L": F}, ["F"], "injective")
-    add_proof(d, "is_surjective", sur, {"L": F}, ["F"], "surjective")
+    add_proof(d, "is_injective", inj, {"L": F}, ["F"], "injective", F.size())
+    add_proof(d, "is_surjective", sur, {"L": F}, ["F"], "surjective", F.size(), tile[0] * tile[1])
 
 
 def _right_inverse_steps(d, F, Ff, G, op):
@@ -341,8 +351,8 @@ def _right_inverse_steps(d, F, Ff, G, op):
     with d.paused():
         pr = sym.prove_right_inverse(Ff, Gf, labels=("F", "G"))
         pl = sym.prove_left_inverse(Ff, Gf, labels=("F", "G"))
-    add_proof(d, "prove_right_inverse", pr, {"L": F, "R": G}, ["F", "G"], "right_inverse")
-    add_proof(d, "prove_left_inverse", pl, {"L": F, "R": G}, ["F", "G"], "left_inverse")
+    add_proof(d, "prove_right_inverse", pr, {"L": F, "R": G}, ["F", "G"], "right_inverse", G.size())
+    add_proof(d, "prove_left_inverse", pl, {"L": F, "R": G}, ["F", "G"], "left_inverse", F.size())
     # worked examples: the TV of G's top digit, and its broadcast twin (the seed's 512 and 576)
     base = fa.weight
     q = Ff(base)
@@ -374,7 +384,7 @@ def _with_shape_steps(d, G, Gf, H, tile, axes, T, N):
                 mode_terms=per_mode, largest=largest, largest_terms=terms, digits=digits, N=N)
     with d.paused():
         p = sym.prove(Hf, Gf, labels=("H", "G"))
-    add_proof(d, "prove_equal", p, {"lhs": H, "rhs": G}, ["H", "G"], "with_shape")
+    add_proof(d, "prove_equal", p, {"lhs": H, "rhs": G}, ["H", "G"], "with_shape", H.size())
     # the seed's table (m,k) -> q -> (t,v) -> tv: the origin, G's top digit, and that plus the lowest digit
     # of the same coordinate mode
     top_axis = max(Hf.axes, key=lambda a: a.stride)
@@ -427,9 +437,9 @@ def _retile_steps(d, atom_num_val, frag, steps, H, Hf, U) -> None:
               result=str(result), grouping=cute(it.wrap(result.shape)[0]),
               atom_num_val=atom_num_val, fragment=str(frag))
     with d.paused():
-        p = sym.prove(steps.with_shape, Hf, labels=("retile's with_shape", "H"))
-        q = sym.prove(steps.frg_layout_mn, U, labels=("retile's frg_layout_mn", "frg_layout_mn"))
-    add_proof(d, "prove_equal", p, {"lhs": steps.with_shape, "rhs": H}, ["retile's with_shape", "H"],
-              "retile_with_shape")
+        p = sym.prove(steps.with_shape, Hf, labels=("retile: with_shape", "H"))
+        q = sym.prove(steps.frg_layout_mn, U, labels=("retile: frg_layout_mn", "frg_layout_mn"))
+    add_proof(d, "prove_equal", p, {"lhs": steps.with_shape, "rhs": H}, ["retile: with_shape", "H"],
+              "retile_with_shape", H.size())
     add_proof(d, "prove_equal", q, {"lhs": steps.frg_layout_mn, "rhs": U},
-              ["retile's frg_layout_mn", "frg_layout_mn"], "retile_upcast")
+              ["retile: frg_layout_mn", "frg_layout_mn"], "retile_upcast", U.size())

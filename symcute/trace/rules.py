@@ -21,9 +21,16 @@ class Rule:
     function: str         # the C++ function or member
     guarantees: str       # the identity the step guarantees
     statement_zh: str = ""
+    origin: str = "cute"  # "cute": CuTe's headers; "symcute": a step symcute adds (a proof, a formula, a table)
 
     def citation(self) -> str:
+        if self.origin == "symcute":
+            return f"{self.source}, {self.function} (symcute)"
         return f"{self.source}, {self.function} (CUTLASS {CUTLASS_VERSION})"
+
+    def statement_in(self, lang: str) -> str:
+        """The statement in ``lang`` ("en" or "zh"; English when there is no translation)."""
+        return self.statement_zh if lang == "zh" and self.statement_zh else self.statement
 
 
 _L = "cute/layout.hpp"
@@ -128,6 +135,62 @@ RULES: dict[str, Rule] = {r.id: r for r in [
          "each thread's fragment is regrouped by the copy atom's values per instruction",
          "frg_layout_mn 与 frg_layout_v 的计算，fragment 按 Copy Atom 每次的值数重新分组。"),
 ]}
+
+
+_PROVER = "symcute/symbolic/prover.py"
+
+# Steps that symcute adds to a derivation (not CuTe operations): they cite symcute's own modules.
+RULES.update({r.id: r for r in [
+    Rule("make_tiled_copy_B", "make_tiled_copy_impl(copy_atom, mma.get_layoutB_TV(), (tile_size<1>, tile_size<2>)).",
+         _COPY, "make_tiled_copy_B", "the copy uses the MMA's B partitioning and the (N,K) tile",
+         "直接采用 MMA 的 B 布局和 B tile 大小。"),
+    Rule("make_tiled_copy_C", "make_tiled_copy_impl(copy_atom, mma.get_layoutC_TV(), (tile_size<0>, tile_size<1>)).",
+         _COPY, "make_tiled_copy_C", "the copy uses the MMA's C partitioning and the (M,N) tile",
+         "直接采用 MMA 的 C 布局和 C tile 大小。"),
+    Rule("make_tiled_copy", "layout_mn = raked_product(thr_layout, val_layout); layout_tv = right_inverse(layout_mn)"
+         ".with_shape(size(thr), size(val)); tiler = product_each(shape(layout_mn)).", _COPY, "make_tiled_copy",
+         "each thread copies its values of the (M,N) tile", "由线程布局和值布局构造 TiledCopy。"),
+    Rule("partition_fragment_A", "make_fragment_like(partition_A(tile)): the thread's register fragment of A, "
+         "(FrgV, RestM, RestK).", "cute/atom/mma_atom.hpp", "ThrMMA::partition_fragment_A",
+         "size<0>(result) == size<1>(LayoutA_TV of the atom)", "线程的 A 寄存器 fragment：(FrgV, RestM, RestK)。"),
+    Rule("partition_fragment_B", "make_fragment_like(partition_B(tile)): the thread's register fragment of B.",
+         "cute/atom/mma_atom.hpp", "ThrMMA::partition_fragment_B",
+         "size<0>(result) == size<1>(LayoutB_TV of the atom)", "线程的 B 寄存器 fragment。"),
+    Rule("partition_fragment_C", "make_fragment_like of the C partition (compact): the thread's accumulators.",
+         "cute/atom/mma_atom.hpp", "ThrMMA::partition_fragment_C",
+         "size<0>(result) == size<1>(LayoutC_TV of the atom)", "线程的 C 累加器 fragment。"),
+    Rule("formula", "Name the sub-axes of a layout: each mode of extent > 1 is a digit of the input index with "
+         "a weight (prefix product) and a stride; the value is the sum of stride*digit.",
+         "symcute/symbolic/formula.py", "formula", "formula(L)(q) == L(q) for all q < size(L)",
+         "为布局的子轴命名：每个大小大于 1 的 mode 是输入编号的一位，有权重（前缀积）和 stride；值是 stride*位 之和。",
+         origin="symcute"),
+    Rule("table", "A table of facts computed from the recorded values (sizes, counts, examples).",
+         "symcute/trace/recipes.py", "derive_retile", "every entry is computed from the values above",
+         "由前面记录的值计算出的事实表。", origin="symcute"),
+    Rule("evaluate", "Evaluate a layout at one input, showing the input's digits.", "symcute/symbolic/prover.py",
+         "witness", "the value is the core evaluation of the layout", "在一个输入处求值并列出各位。",
+         origin="symcute"),
+    Rule("prove_right_inverse", "Prove L(R(i)) == i for every i < size(R) by mutual refinement: both sides "
+         "as linear forms over common digits, compared coefficient by coefficient.", _PROVER,
+         "prove_right_inverse", "proved: the identity holds on the whole domain; refuted: a checked counterexample",
+         "用相互细化证明 L(R(i)) == i 对所有 i < size(R) 成立：两边写成公共数位上的线性式，逐个系数比较。",
+         origin="symcute"),
+    Rule("prove_left_inverse", "Prove or refute R(L(x)) == x for every x < size(L).", _PROVER, "prove_left_inverse",
+         "proved: the identity holds on the whole domain; refuted: a checked counterexample",
+         "证明或反驳 R(L(x)) == x 对所有 x < size(L) 成立。", origin="symcute"),
+    Rule("prove_equal", "Prove or refute A(i) == B(i) for every i of the common domain.", _PROVER, "prove",
+         "proved: the two layouts are the same function", "证明或反驳两个布局在公共定义域上逐点相等。",
+         origin="symcute"),
+    Rule("is_injective", "Decide whether distinct inputs have distinct values (sorted-stride chain, or a "
+         "collision as counterexample).", _PROVER, "is_injective", "refuted: two inputs with the same value",
+         "判断不同输入是否有不同的值（按 stride 排序的链，或给出碰撞反例）。", origin="symcute"),
+    Rule("is_surjective", "Decide whether every value in [0, n) is reached (sorted positive strides cover "
+         "without a hole).", _PROVER, "is_surjective", "proved: every value of [0, n) is reached",
+         "判断 [0, n) 中每个值是否都被取到（按 stride 排序的正 stride 无空隙地覆盖）。", origin="symcute"),
+    Rule("is_bijective", "Decide whether the layout is a bijection onto [0, n).", _PROVER, "is_bijective",
+         "proved: injective, onto, and every value lies in [0, n)", "判断布局是否是到 [0, n) 的双射。",
+         origin="symcute"),
+]})
 
 
 def rule_for(rule_id: str) -> Rule:

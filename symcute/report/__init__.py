@@ -1,0 +1,33 @@
+"""symcute.report: Markdown proofs of recorded derivations, in English and Chinese.
+
+``markdown(derivation, lang="en")`` renders the report of a recipe
+(``trace.recipes``: ``retile-d``, ``tv``, ``expr``, ``catalog``); a derivation
+recorded by hand is rendered step by step.  The output is deterministic: the
+same derivation gives the same bytes (no dates, no machine details), and a
+derivation read back with ``Derivation.from_json`` gives the same document.
+"""
+
+from __future__ import annotations
+
+__all__ = ["markdown"]
+
+
+def markdown(derivation, lang: str = "en") -> str:
+    """The Markdown proof of ``derivation`` in ``lang`` ("en" or "zh")."""
+    from ..errors import SymcuteError
+    from .templates import Text
+    from .view import View
+    t = Text(lang)
+    if not hasattr(derivation, "steps") or not hasattr(derivation, "config"):
+        raise SymcuteError(f"markdown: expected a symcute Derivation, got {type(derivation).__name__}")
+    view = View(derivation)
+    recipe = derivation.config.get("recipe")
+    if recipe == "retile-d":
+        from .retile import render
+    elif recipe == "tv":
+        from .tv import render
+    elif recipe == "catalog":
+        from .catalog import render
+    else:
+        from .generic import render
+    return render(view, t)

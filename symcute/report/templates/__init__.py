@@ -1,0 +1,39 @@
+"""Template tables: every sentence of a report, per language (``en``, ``zh``).
+
+A renderer never writes prose itself: it calls ``Text(lang)(key, **fields)``
+with fields that are already Markdown-safe (built with ``report.md``).
+"""
+
+from __future__ import annotations
+
+from ...errors import SymcuteError
+
+LANGUAGES = ("en", "zh")
+
+
+def _load(lang: str) -> dict:
+    if lang == "en":
+        from .en import TEXT
+    elif lang == "zh":
+        from .zh import TEXT
+    else:
+        raise SymcuteError(f"report language must be one of {', '.join(LANGUAGES)}, got {lang!r}")
+    return TEXT
+
+
+class Text:
+    """``t(key, **fields)``: the template ``key`` of the language, filled in."""
+
+    def __init__(self, lang: str):
+        self.lang = lang
+        self.table = _load(lang)
+
+    def __call__(self, key: str, **fields) -> str:
+        try:
+            template = self.table[key]
+        except KeyError:
+            raise SymcuteError(f"report: no {self.lang} template {key!r}") from None
+        return template.format(**fields)
+
+    def has(self, key: str) -> bool:
+        return key in self.table

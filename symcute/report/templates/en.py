@@ -1,0 +1,331 @@
+"""English templates.  Fields are Markdown-safe already (code spans, escaped text, numbers)."""
+
+TEXT = {
+    # --- shared: checks, verdicts, tables -----------------------------------------------------------
+    "none": "none",
+    "check_line": "**Check.** {claim}: **{verdict}** ({method}).",
+    "verdict_proved": "proved",
+    "verdict_refuted": "refuted",
+    "verdict_unknown": "unknown",
+    "method_refinement": "mutual refinement: both sides as linear forms over common digits",
+    "method_chain": "sorted-stride chain",
+    "method_exhaustive": "exhaustive evaluation",
+    "method_domains": "the domains differ",
+    "method_none": "no method applies",
+    "counterexample": "Counterexample (re-evaluated with symcute.core):",
+    "ce_index": "input index",
+    "ce_coordinate": "input coordinate",
+    "ce_indices": "two inputs",
+    "ce_coordinates": "their coordinates",
+    "ce_value": "common value",
+    "ce_missing_value": "value never reached",
+    "ce_digit": "first differing digit",
+    "cert_equality": "Certificate: the common digits of both sides; the identity holds iff the two coefficient "
+                     "columns agree on every row.",
+    "cert_injective": "Certificate: the digits sorted by |stride|; each stride must exceed the largest sum the "
+                      "smaller digits reach.",
+    "cert_surjective": "Certificate: the positive-stride digits sorted by stride; each stride must be at most one "
+                       "more than the range already covered.",
+    "cert_exhaustive": "Certificate: every input was evaluated.",
+    "cell_ok": "ok",
+    "cell_differs": "differs",
+    "cell_fails": "fails",
+    "hdr_digit": "digit",
+    "hdr_extent": "extent",
+    "hdr_weight": "weight",
+    "hdr_stride": "stride",
+    "hdr_span_below": "span below",
+    "hdr_stride_span": "stride > span",
+    "hdr_covered_below": "covered below",
+    "hdr_stride_covered_1": "stride <= covered+1",
+    "hdr_inputs": "inputs",
+    "hdr_mismatches": "mismatches",
+    "hdr_number": "#",
+    "hdr_claim": "claim",
+    "hdr_verdict": "verdict",
+    "hdr_method": "method",
+    "hdr_content": "content",
+    "hdr_file": "CuTe source",
+    "hdr_function": "function",
+    "hdr_symbol": "symbol",
+    "hdr_meaning": "meaning here",
+    "hdr_values": "values",
+    "row_subaxis": "sub-axis",
+    "row_shape": "shape",
+    "row_q_stride": "q stride",
+    "row_tv_weight": "TV weight",
+    "row_tv_stride": "tv stride",
+    "row_q_weight": "q weight",
+    "row_stride": "stride",
+    "row_weight": "weight",
+    "claim_right_inverse": "{a}({b}(i)) == i for every 0 <= i < {n}",
+    "claim_left_inverse": "{b}({a}(x)) == x for every 0 <= x < {n}",
+    "claim_injective": "{a} is injective on [0, {n})",
+    "claim_surjective": "{a} reaches every element of [0, {target})",
+    "claim_bijective": "{a} is a bijection onto [0, {target})",
+    "claim_with_shape": "{a}(i) == {b}(i) for every 0 <= i < {n}, i.e. {a}(c) == {b}(crd2idx(c))",
+    "claim_retile_with_shape": "{a} (inside TiledCopy::retile) equals {b} on [0, {n})",
+    "claim_retile_upcast": "{a} (inside TiledCopy::retile) equals {b} on [0, {n})",
+    "claim_equal": "{a}(i) == {b}(i) for every 0 <= i < {n}",
+    "sources_intro": "The steps above follow these sources (CUTLASS {version}, `include/`); the checks are "
+                     "symcute's own prover.",
+    "values_list": "{values}",
+    "list_sep": ", ",
+    "range_with": "{formula}, {range}",
+
+    # --- retile-d ------------------------------------------------------------------------------------
+    "retile_title": "From the TV layout to upcast: `retile_D` for operand {op} of {mma}, atom layout {layout}",
+    "retile_intro": "Reading the inside of `retile_D`, one line is easy to misread:",
+    "retile_question": "Take this configuration: the {op} tile is {rows}×{cols}, only {elements} matrix elements, "
+                       "while `TiledNumThr*V` is {T}×{V} = {N}. Why can the code call {upcast}? Why does the right "
+                       "inverse contain a stride {stride}? Why is `product_each(shape(frg_layout_mn))` equal to "
+                       "{each}?",
+    "retile_question_ones": "Take this configuration: the {op} tile is {rows}×{cols}, only {elements} matrix "
+                            "elements, while `TiledNumThr*V` is {T}×{V} = {N}. Why can the code call {upcast}? "
+                            "Why does the right inverse contain a stride {stride}? Why are both matrix extents of "
+                            "the result 1, {each}?",
+    "retile_answer_broadcast": "The answer starts at the broadcast tile {tile} inside {fn}: it connects the "
+                               "threads along {mode} to the {op} layout, so one {op} element belongs to several "
+                               "TVs while the full thread domain keeps its numbering. The sections below fix one "
+                               "configuration and compute every step along CuTe's source; every number is "
+                               "computed by symcute, every identity is checked by its prover.",
+    "retile_answer_plain": "The answer starts at {fn}. The sections below fix one configuration and compute every "
+                           "step along CuTe's source; every number is computed by symcute, every identity is "
+                           "checked by its prover.",
+    "sec_configuration": "Matrix coordinates and TV coordinates",
+    "config_intro": "This document uses the MMA atom {mma} ({ptx}, traits in {header}), arranged {layout} along "
+                    "M, N and K:",
+    "config_tile": "Its whole MMA tile is:",
+    "config_operand": "{op} uses the ({a},{b}) coordinates, so the {op} tile is {rows}×{cols}. The fragment "
+                      "discussed here covers exactly this tile, with {V} values of {vt} in its first mode per "
+                      "thread.",
+    "sym_lane": "thread within one MMA atom (ThrV)",
+    "sym_wm": "atom coordinate along M (the atom layout)",
+    "sym_wn": "atom coordinate along N (the atom layout)",
+    "sym_wk": "atom coordinate along K (the atom layout)",
+    "sym_t": "thread of the whole TiledMMA",
+    "sym_v": "value within one thread",
+    "sym_q": "logical index of the {op} tile",
+    "sym_tv": "flattened thread-and-value index",
+    "config_t_where": "where:",
+    "config_q_note": "q encodes a matrix position, tv a thread-and-value position; their ranges differ. q is not "
+                     "a shared-memory offset either: the storage address also goes through the source tensor's "
+                     "layout.",
+    "sec_tiled_copy": "{fn} takes the MMA's layout",
+    "tiled_copy_intro": "{fn} takes the MMA's {op} layout and tile size directly:",
+    "tiled_copy_values": "So in this example:",
+    "tiled_copy_tiler": "Tiler_MN is the copy implementation's generic name; for operand {op} its two modes are "
+                        "{a} and {b}.",
+    "tiled_copy_v": "V is the size of the first mode of the input fragment, here thread 0's fragment {fragment} "
+                    "(V = {V}), not the total number of elements of an arbitrarily large fragment.",
+    "tiled_copy_v_given": "(V = {V} was given explicitly for this derivation.)",
+    "tiled_copy_atom": "The copy atom is {atom} ({ptx}): {thr} threads, {val} values per thread and instruction.",
+    "sec_broadcast": "Why {elements} elements have {tvs} TVs: {tile}",
+    "sec_thread_domain": "The thread domain of {op}",
+    "domain_ref_intro": "{fn} first builds the reference matrix layout:",
+    "domain_ref_value": "Here it is:",
+    "domain_return": "and returns the final TV layout through:",
+    "domain_thrfrg": "First {fn}: it combines the MMA atom's {op} partitioning with the thread arrangement along "
+                     "{a} and {b}; its thread input is {modes}. ThrV is the thread coordinate inside the atom "
+                     "(here the lane), not the value index v. The layout is {layout}, and its thread domain has",
+    "domain_thrfrg_tvs": "threads. With {values} values per thread that is {tvs} TVs, covering {distinct} "
+                         "distinct {op} elements.",
+    "domain_full": "The full MMA thread organisation also contains {mode}. The source connects it to {op} "
+                   "with {tile}:",
+    "domain_middle": "Its middle layout is:",
+    "domain_keep": "{tile} keeps {keep} and ignores {drop} when it is evaluated. Composed at the input of the "
+                   "partitioned layout, it accepts the full thread coordinate including {drop}, and different "
+                   "values of {drop} land on the same {op} position.",
+    "domain_no_broadcast": "{op} needs all thread modes, so no broadcast tile is composed: the thread domain of "
+                           "the partitioned layout is already the full one.",
+    "stage_broadcast": "after {tile}",
+    "stage_final": "{fn}",
+    "hdr_stage": "stage",
+    "hdr_thread_domain": "thread domain",
+    "hdr_tvs": "TVs",
+    "hdr_distinct": "distinct {op} elements",
+    "domain_meaning": "This is the broadcast of {op} along {mode}: those warps compute different outputs but use "
+                      "the same {op}. The broadcast expresses a repeated demand for the same elements; it does not "
+                      "compress the full thread domain to {threads}.",
+    "domain_thridx": "Last, thridx_2_thrid turns the thread index into the logical thread coordinate; here it is "
+                     "{layout}. F's input is still all {threads} threads with their value indices.",
+    "sec_formula_F": "{fn} as a formula",
+    "formula_digits": "To see the strides that follow, split the thread and value indices into their sub-axes "
+                      "(each a digit of the index):",
+    "formula_coords": "The TV layout sends each sub-axis to the matrix coordinates {a} and {b}:",
+    "formula_q": "Substituted into {q}:",
+    "formula_table": "Leaving out the modes of size 1, the layout is exactly this list of sub-axes (the q stride "
+                     "is what one step of the sub-axis adds to q; the TV weight is what it adds to tv):",
+    "formula_weights": "The TV weights are the prefix products of the shape, and they can be read off the TV "
+                       "index directly:",
+    "formula_broadcast": "{axis} has stride 0 but shape {extent}: the number of input TVs grows with it while "
+                         "the number of distinct matrix elements does not.",
+    "formula_example": "For example, these two TVs both need the element {elem}:",
+    "formula_example_tv": "Their TV numbers are:",
+    "sec_right_inverse": "right_inverse picks one representative and keeps the original TV numbers",
+    "ri_let": "Let:",
+    "ri_contract": "G must satisfy:",
+    "ri_not_left": "that is, every matrix element finds one usable TV. G need not recover every repeated TV, so "
+                   "{tv} is not required.",
+    "ri_prefix": "CuTe's right_inverse first takes the prefix products of F's full shape as the weights of the "
+                 "flattened input index (the TV weights):",
+    "ri_coalesced": "It coalesces F to {layout} and then sorts the modes by their q stride, building a contiguous "
+                    "cover: a mode is taken when its stride equals the range covered so far.",
+    "ri_order": "Order by stride: {order}. Taken: {chosen}. Skipped: {skipped}.",
+    "ri_skip_broadcast": "The zero stride of {axis} cannot extend a contiguous cover, so it is skipped: the right "
+                         "inverse uses the representatives with {axis}=0.",
+    "ri_weight_kept": "Skipping the broadcast mode does not recompute the TV weights. The weight of {axis} still "
+                      "contains the full thread domain:",
+    "ri_weight_plain": "The weight of {axis} is the product of the extents before it:",
+    "ri_so": "So:",
+    "ri_left_fails": "Here F, given a single integer, reads it as a flattened TV coordinate. G chose TV {value}, "
+                     "so G(F({at})) = {value}, not {at}: G does not return the other representative of the same "
+                     "element.",
+    "ri_result": "The right inverse is:",
+    "ri_size": "size(G) = {size} bounds the number of inputs; the outputs are still TV numbers of the original "
+               "range {tvs}. A layout such as 2:512 also has only two inputs and outputs 0 and 512: the shape "
+               "does not bound the strides.",
+    "ri_formula": "Over named sub-axes, G's input digits are F's output digits and its coefficients are F's TV "
+                  "weights:",
+    "ri_formula_note": "Each sub-axis of G is the F sub-axis of the same name: its q weight in G is its q stride in "
+                       "F, its tv stride in G is its TV weight in F.",
+    "sec_with_shape": "with_shape arranges the right inverse's input as {a}, {b}",
+    "ws_intro": "Now consider:",
+    "ws_impl": "with_shape is implemented as:",
+    "ws_meaning": "so H means:",
+    "ws_layout": "It connects the matrix's two-dimensional coordinate to G's input; the output is still the TV "
+                 "number G selected. The layout is:",
+    "ws_split": "Split its two top-level modes:",
+    "ws_correspondence": "and match them with the sub-axes above:",
+    "ws_output": "So the output TV number is:",
+    "ws_stride_meaning": "Now the stride {stride} has a concrete meaning: {axis} going from 0 to 1 adds {step} to "
+                         "{b}, that is {vstep} to the thread's value index v, and {product} to the original TV "
+                         "number.",
+    "ws_stride_meaning_thread": "The stride {stride} is the TV weight of {axis}: one step of it moves {step} along "
+                                "{b}.",
+    "hdr_matrix_coord": "matrix coordinate",
+    "hdr_selected_tv": "selected (t,v)",
+    "hdr_h_output": "tv output of H",
+    "ws_not_packed": "H has only {n} inputs, but its outputs are not packed into {top}. With one representative "
+                     "chosen, the TV numbers of each v are:",
+    "ws_no_new_stride": "with_shape did not create the stride {stride}: it moved the TV weight the right inverse "
+                        "already had onto the matching sub-axis of {b}.",
+    "sec_upcast": "Why upcast uses {n}, not {elements}",
+    "up_intro": "Back to the target expression:",
+    "up_range": "{expr} comes from the full number of threads and the first mode of the input fragment ({V} "
+                "values): it is the TV range of every thread's first {V} values, of size {N}. The right inverse "
+                "chose only some of them, but their numbers stay spread over this range:",
+    "up_granularity": "upcast changes the granularity in which the layout's outputs are counted and shrinks the "
+                      "input shape accordingly. It does not require the number of input coordinates to be at "
+                      "least N, and no element type of a tensor is converted here.",
+    "up_formula": "For positive static strides, the source computes per sub-axis:",
+    "up_example": "Take the sub-axis {axis}, (shape,stride) = {pair}. Its coordinates contribute {values} to the "
+                  "output TV number; in groups of {N}, both positions fall into one group:",
+    "up_example_block": "positions per group = {per}\ngroups needed        = {groups}",
+    "up_others": "The other sub-axes work the same way:",
+    "hdr_subaxis": "sub-axis",
+    "hdr_old_shape": "old shape",
+    "hdr_old_stride": "old stride",
+    "hdr_per_group": "positions per group",
+    "hdr_new_shape": "new shape",
+    "up_ceil": "ceil_div is division rounded up: {ex} rounds up to 1; a sub-axis with fewer positions than a "
+               "whole group still keeps one group.",
+    "up_strides": "Every old stride is above 0 and below {N}, so {ceil} is 1 as well. The result is:",
+    "up_largest": "As a cross-check, the largest output of H is:",
+    "up_in_first": "Every selected TV lies in the first range of {N}, consistent with the layout computed above.",
+    "up_beyond_first": "The selected TVs reach beyond the first range of {N}.",
+    "up_domain": "The new layout has a smaller input domain: it is not the old layout with every output divided "
+                 "by N while keeping all the (m,k) inputs.",
+    "sec_contrast": "Contrast: {n}",
+    "up_contrast": "If the same H is upcast with {n} instead of {N}, the last sub-axis keeps",
+    "up_contrast_each": "so the sub-axis {axis} survives and {each}: the two halves along it. The granularity "
+                        "depends on the per-thread value range considered, not on the number of distinct matrix "
+                        "elements.",
+    "up_contrast_lesson": "",
+    "sec_retile": "Back in {fn}: what the 1s mean",
+    "rt_intro": "retile then uses this layout to compute the fragment's gathering ranges:",
+    "rt_tiler": "Here product_each(...) = {each}, so the tiler of the second line is {tiler}: the first mode keeps "
+                "each thread's {V} values, and each matrix direction takes the extent shown.",
+    "rt_values": "The {V} values do not disappear: logical_product(make_layout(V), ...) keeps them, and they are "
+                 "grouped by the number of values the copy atom moves per instruction. With {ptx} each instruction "
+                 "writes {val} {vt} values per thread, so the values are organised as {grouping}.",
+    "rt_broadcast_loads": "The right inverse choosing the {mode}=0 representatives does not stop the other warps "
+                          "from loading: this is the grouping layout; ThrCopy::retile_D builds each thread's view "
+                          "on that thread's own fragment data(), so every warp still prepares the {op} registers "
+                          "it needs.",
+    "rt_chain": "Along this chain, {tile} sets up the layout of the operand, right_inverse picks TV representatives "
+                "that keep their original numbers, with_shape connects the matrix coordinates, and upcast "
+                "extracts the fragment gathering layout for the current V range.",
+    "sec_checks": "Checks",
+    "checks_intro": "Every identity used above, as the prover answered it:",
+    "sec_sources": "Sources",
+    "src_atom_layout": "the MMA atom's traits ({op} layout)",
+    "src_copy_atom": "the copy atom's traits",
+
+    # --- tv (TV layouts and their right inverses) -------------------------------------------------------------
+    "tv_title": "TV layouts of {mma}, atom layout {layout}: right_inverse facts",
+    "tv_intro": "For each operand this document derives the TV layout of the TiledMMA, names its sub-axes, "
+                "computes its right inverse and checks the identities CuTe's inverses guarantee.",
+    "tv_config": "Configuration: {mma} ({ptx}, traits in {header}), tile (M,N,K) = {tile}, {threads} threads.",
+    "tv_descriptor": "{op} is read from shared memory through a descriptor ({frg}); its TV layout is still the "
+                     "mapping CuTe uses for partitioning.",
+    "sec_tv_operand": "Operand {op}: {fn}",
+    "tv_layout": "The TV layout and its formula over named sub-axes:",
+    "tv_broadcast": "Broadcast sub-axes (stride 0): {axes}. Each element of the tile is held by {copies} TVs.",
+    "tv_no_broadcast": "No sub-axis has stride 0.",
+    "tv_right_inverse": "Its right inverse (size {size}):",
+    "tv_skipped": "right_inverse skipped {skipped} (stride order {order}).",
+    "tv_example": "Worked example:",
+    "sec_tv_summary": "Summary",
+    "hdr_operand": "operand",
+    "hdr_tv_layout": "TV layout",
+    "hdr_size": "size",
+    "hdr_ri_size": "size of right_inverse",
+    "hdr_broadcast": "broadcast sub-axes",
+    "hdr_rinv_proved": "L(R(i)) == i",
+    "hdr_linv_proved": "R(L(x)) == x",
+
+    # --- expr (generic chain) ------------------------------------------------------------------------------
+    "expr_title": "Derivation of {expr}",
+    "expr_intro": "symcute evaluated the expression below with the bindings listed, recording every CuTe "
+                  "operation; each step shows its rule, its result as a formula over named sub-axes, and the "
+                  "identities the rule guarantees, checked by the prover.",
+    "expr_bindings": "Bindings:",
+    "expr_result": "Result:",
+    "sec_step": "Step {k}: {call}",
+    "step_rule": "Rule ({source}): {statement}",
+    "step_guarantee": "Guarantee: {guarantee}.",
+    "step_result": "Result:",
+    "step_formula": "Formula:",
+    "step_details": "Intermediate quantities:",
+    "step_nested": "This step ran {n} nested operations: {rules}.",
+    "step_error": "The step failed: {error}",
+    "detail_weights": "prefix-product weights",
+    "detail_order": "modes in stride order",
+    "detail_chosen": "modes taken",
+    "detail_skipped": "modes skipped",
+    "detail_coalesced": "coalesced layout",
+    "detail_modes": "per mode: shape, stride, ceil_div(N, |stride|), new shape, new stride",
+    "detail_n": "N",
+    "detail_divisions": "division steps",
+    "detail_filtered": "filtered layout",
+    "detail_sorted_modes": "modes sorted by stride",
+    "detail_other": "{key}",
+
+    # --- catalog -------------------------------------------------------------------------------------------
+    "cat_title": "right_inverse and left_inverse of every catalogued MMA atom",
+    "cat_intro": "For each catalogued MMA atom ({count} atoms, CUTLASS {version}) and each of its A, B, C TV "
+                 "layouts L: the size of L, the size of R = right_inverse(L), the prover's verdict on "
+                 "L(R(i)) == i, the sub-axes of stride 0 (broadcasts; thread sub-axes t*, value sub-axes v*), "
+                 "and whether left_inverse(L) undoes L (R(L(x)) == x; it cannot when L has a broadcast).",
+    "cat_totals": "Totals: {layouts} TV layouts; L(R(i)) == i proved for {proved}, refuted for {refuted}, unknown "
+                  "for {unknown}; {injective} layouts have a left inverse that undoes them; {broadcast} have a "
+                  "broadcast sub-axis; {missing} layouts are not available ({missing_why}).",
+    "cat_cell": "{size} → {rsize}",
+    "cat_missing": "CuTe's definition is malformed",
+    "hdr_atom": "atom",
+    "hdr_arch": "arch",
+    "cat_legend": "Each operand cell reads size(L) → size(R), then ✓ when L(R(i)) == i is proved (✗ refuted, ? "
+                  "unknown), then ⇄ when left_inverse(L) undoes L; broadcast sub-axes follow with their extents. "
+                  "All proofs use mutual refinement unless marked (ex) for exhaustive.",
+}
