@@ -77,6 +77,12 @@ def _atom_layout(x) -> tuple:
     return x + (1,) * (3 - len(x))
 
 
+def _atom_layout_names(mma) -> frozenset:
+    """The names of the atom layout's thread digits (``wm, wn, wk``), as opposed to the atom's own ``t*``."""
+    from ..atoms.names import atom_thread_digits, mma_thread_table
+    return frozenset(d.name for d in mma_thread_table(mma)) - {d.name for d in atom_thread_digits(mma.atom)}
+
+
 def _names_tree(mma, op):
     """The semantic names of the operand's TV layout (atoms layer), as a tuple tree."""
     return mma.layout_TV_names(op)
@@ -107,13 +113,15 @@ def _leaf_modes(shape) -> list:
     return out
 
 
-def coordinate_terms(f, shape: tuple):
+def coordinate_terms(f, shape: tuple, outer=frozenset()):
     """The output of ``f`` read as a column-major coordinate of ``shape``: per mode ``[(coef, name)]``.
 
     ``q = m + M*k``: a sub-axis of stride ``d`` adds ``d // P_j`` to mode ``j``
     (``P`` the prefix products of ``shape``) when ``d`` is a multiple of ``P_j``
     and the mode cannot carry into the next one (the largest sum of its terms
     stays below its extent).  ``None`` when the output does not split this way.
+    Terms are listed in sub-axis order, those named in ``outer`` (the atom
+    layout's ``wm, wn, wk``) last: the atom's own coordinate first, as the seed.
     """
     prefix, p = [], 1
     for s in shape:
@@ -127,8 +135,9 @@ def coordinate_terms(f, shape: tuple):
         if a.stride % prefix[j]:
             return None
         modes[j].append([a.stride // prefix[j], a.name, a.extent])
+    order = {a.name: (a.name in outer, k) for k, a in enumerate(f.axes)}
     for terms in modes:
-        terms.sort(key=lambda x: x[0])
+        terms.sort(key=lambda x: order[x[1]])
     for j, terms in enumerate(modes):
         if sum(c * (e - 1) for c, _, e in terms) >= shape[j]:
             return None
@@ -315,7 +324,7 @@ def _formula_F(d, tiled, op, F, Ff) -> None:
     T = F[0].size()
     bcast = [a.name for a in sym.broadcast_axes(Ff)]
     add_formula(d, F, Ff, "F", thread_terms=mode_terms(Ff, 0, 1), value_terms=mode_terms(Ff, 1, T),
-                coordinates=coordinate_terms(Ff, tile), tile=list(tile), axes_names=list(axes),
+                coordinates=coordinate_terms(Ff, tile, _atom_layout_names(tiled)), tile=list(tile), axes_names=list(axes),
                 broadcast=bcast, threads=T, values=F.size() // T)
     with d.paused():
         inj = sym.is_injective(Ff)
