@@ -60,9 +60,68 @@ class SmemPtrFlag:
         return f"smem_ptr[{self.bits}b](unset)"
 
 
+class UInt32(int):
+    """A static ``uint32_t`` offset: CuTe's ``C<v>`` with an unsigned ``v``.
+
+    Offsets turn unsigned where CuTe computes them with ``uint32_t`` constants
+    (``upcast<N>``/``downcast<N>`` of an offset, the offsets of a sliced
+    swizzle); arithmetic on them then wraps modulo 2^32, and such a zero is not
+    the type ``Int<0>`` (it does not collapse an identity swizzle).
+    """
+
+    _MASK = 0xFFFFFFFF
+
+    def __new__(cls, value: int):
+        return super().__new__(cls, int(value) & cls._MASK)
+
+    def __add__(self, other):
+        return UInt32(int(self) + int(other))
+
+    __radd__ = __add__
+
+    def __sub__(self, other):
+        return UInt32(int(self) - int(other))
+
+    def __rsub__(self, other):
+        return UInt32(int(other) - int(self))
+
+    def __mul__(self, other):
+        return UInt32(int(self) * int(other))
+
+    __rmul__ = __mul__
+
+    def __neg__(self):
+        return UInt32(-int(self))
+
+    def __xor__(self, other):
+        return UInt32(int(self) ^ int(other))
+
+    __rxor__ = __xor__
+
+    def __and__(self, other):
+        return UInt32(int(self) & int(other))
+
+    __rand__ = __and__
+
+    def __or__(self, other):
+        return UInt32(int(self) | int(other))
+
+    __ror__ = __or__
+
+    def __repr__(self) -> str:
+        return f"UInt32({int(self)})"
+
+    __str__ = int.__repr__
+
+
 def is_static_zero(offset) -> bool:
-    """``is_constant<0, Offset>``: the offset is the static 0 (the smem_ptr flag included)."""
-    return isinstance(offset, SmemPtrFlag) or (type(offset) is int and offset == 0)
+    """``offset == Int<0>{}`` holds statically (an int or unsigned 0, or the smem_ptr flag)."""
+    return isinstance(offset, SmemPtrFlag) or (isinstance(offset, int) and not isinstance(offset, bool) and offset == 0)
+
+
+def is_constant_zero(offset) -> bool:
+    """CuTe's ``is_constant<0, Offset>``: a ``C<0>`` (the smem_ptr flag, a derived type, is not one)."""
+    return isinstance(offset, int) and not isinstance(offset, bool) and offset == 0
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from ..errors import LayoutError
 from . import int_tuple as it
-from .composed import ComposedLayout, SmemPtrFlag, composition3, is_static_zero, through_layout_b
+from .composed import ComposedLayout, SmemPtrFlag, UInt32, composition3, is_constant_zero, is_static_zero
 from .layout import Layout, Underscore, format_int_tuple, slice_
 from .numeric import sizeof_bits
 from .swizzle import Swizzle, compose_swizzles, downcast_swizzle, make_swizzle, upcast_swizzle
@@ -120,18 +120,13 @@ def _inverse(layout, op: str):
     if not isinstance(layout, ComposedLayout):
         return _inverse_of(layout, op)
     a, o, b = layout.outer, layout.offset, layout.inner
-    if isinstance(a, Swizzle) and _is_constant_zero(o):
+    if isinstance(a, Swizzle) and is_constant_zero(o):
         return _compose(_inverse_of(b, op), a)
     return composition3(_inverse_of(b, op), _negate_offset(o, layout, op), _inverse_of(a, op))
 
 
-def _is_constant_zero(offset) -> bool:
-    # CuTe's is_constant<0, Offset> matches C<0> only, not the smem_ptr flag type derived from it.
-    return type(offset) is int and offset == 0
-
-
 def _negate_offset(offset, layout, op: str):
-    """``right_inverse(T)``/``left_inverse(T)`` of an integral offset: ``-T``."""
+    """``right_inverse(T)``/``left_inverse(T)`` of an integral offset: ``-T`` (wrapping if unsigned)."""
     if isinstance(offset, SmemPtrFlag):
         raise LayoutError(f"{op}({layout}): no matching function for the offset {offset}")
     return -offset
@@ -205,7 +200,7 @@ def _to_mixed_bits(shape, stride, coord) -> int:
         raise LayoutError(f"to_mixed_bits: stride {stride} is not an integer")
     sd = shape * stride
     if sd != 0 and sd & (sd - 1) != 0:
-        raise LayoutError(f"to_mixed_bits: Requires pow2 shape*stride (shape {shape}, stride {stride}).")
+        raise LayoutError(f"to_mixed_bits: Requires pow2 shape*stride. (shape {shape} * stride {stride})")
     return (coord * stride) & (((shape - 1) * stride) & _U32)
 
 
@@ -264,8 +259,8 @@ def slice_and_offset_composed(coord, layout: ComposedLayout):
     diced_coord = _dice(coord, coord)
     diced_anti = _compose(anti, diced)
     diced_only = _compose(only, diced)
-    offset_only_zy = (o ^ _to_mixed_bits(diced_only.shape, diced_only.stride,
-                                         _idx2crd(diced_coord, diced_only.shape))) & _U32
+    offset_only_zy = UInt32(int(o) ^ _to_mixed_bits(diced_only.shape, diced_only.stride,
+                                                   _idx2crd(diced_coord, diced_only.shape)))
     offset_anti_zy = diced_anti(diced_coord)
     sliced_only = _compose(only, sliced)
     active = sliced_only(sliced_only.size() - 1)
@@ -281,7 +276,7 @@ def slice_and_offset_composed(coord, layout: ComposedLayout):
     stride_hi = _swizzle_strides(z > y, z, y, offset_only_zy, a.bits)
     swizzle_layout = Layout((1 << m, (2,) * a.bits, 1 << (s - a.bits), (2,) * a.bits, 1),
                             (1, stride_lo, 1 << (m + a.bits), stride_hi, 1 << (m + a.bits + s)))
-    return _compose(swizzle_layout, sliced), (_swizzle_u32(a, offset_only_zy) + offset_anti_zy) & _U32
+    return _compose(swizzle_layout, sliced), UInt32(_swizzle_u32(a, offset_only_zy) + offset_anti_zy)
 
 
 def _slice_any(coord, layout):
@@ -302,10 +297,12 @@ def domain_offset_composed(coord, layout: ComposedLayout):
 
 # --- upcast, downcast, recast -------------------------------------------------
 
-def _offset_div(offset, n: int, layout) -> int:
-    if it.cmod(offset, n) != 0:
-        raise LayoutError(f"upcast<{n}>({layout}): Static safe_div requires t % u == 0 (offset {offset})")
-    return it.cdiv(offset, n)
+def _offset_upcast(offset, n: int, layout) -> UInt32:
+    """``upcast<N>(offset)`` = ``safe_div(offset, C<N>)`` with ``N`` a ``uint32_t``: unsigned arithmetic."""
+    u = int(offset) & 0xFFFFFFFF
+    if u % n != 0:
+        raise LayoutError(f"upcast<{n}>({layout}): Static safe_div requires t % u == 0 (offset {offset} as uint32_t)")
+    return UInt32(u // n)
 
 
 @traced("upcast")
@@ -325,7 +322,7 @@ def upcast_composed(layout, n: int):
     a, o, b = layout.outer, layout.offset, layout.inner
     if isinstance(o, SmemPtrFlag):
         return ComposedLayout(a, SmemPtrFlag(o.bits * n), upcast_composed(b, n))
-    return composition3(upcast_composed(a, n), _offset_div(o, n, layout), upcast_composed(b, n))
+    return composition3(upcast_composed(a, n), _offset_upcast(o, n, layout), upcast_composed(b, n))
 
 
 @traced("downcast")
@@ -339,7 +336,7 @@ def downcast_composed(layout, n: int):
     a, o, b = layout.outer, layout.offset, layout.inner
     if isinstance(o, SmemPtrFlag):
         return ComposedLayout(a, SmemPtrFlag(o.bits // n), downcast_composed(b, n))
-    return composition3(downcast_composed(a, n), o * n, downcast_composed(b, n))
+    return composition3(downcast_composed(a, n), UInt32(int(o) * n), downcast_composed(b, n))
 
 
 @traced("recast_layout")
