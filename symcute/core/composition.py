@@ -47,7 +47,7 @@ def composition(lhs, rhs):
             return Layout._make(shape, stride)
         if isinstance(rhs, Underscore):
             return lhs
-    if isinstance(lhs, (ComposedLayout, Swizzle)) or isinstance(rhs, ComposedLayout):
+    if isinstance(lhs, (ComposedLayout, Swizzle)) or isinstance(rhs, (ComposedLayout, Swizzle)):
         from .swizzle_layout import composition_composed
         return composition_composed(lhs, rhs)
     if not isinstance(lhs, Layout):
