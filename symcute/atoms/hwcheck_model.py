@@ -90,8 +90,14 @@ def _mul_gauss(a, b):
     return (a[0] * b[0], a[1] * b[1], (a[0] + a[1]) * (b[0] + b[1]))
 
 
+def _mul_xor(a, b):
+    """b1 ``.xor.popc``: D = C + popc(a XOR b) over k."""
+    return a ^ b
+
+
 ARITHMETIC = {
     "real": (_mul_real, _add_real, 0),
+    "xor": (_mul_xor, _add_real, 0),
     "complex": (_mul_complex, _add_pair, (0, 0)),
     "gauss": (_mul_gauss, _add_pair, (0, 0, 0)),
 }

@@ -27,10 +27,14 @@ DEFAULT_ARCH = "sm_90a"
 
 # Layouts CuTe gets wrong, as corrected here (upstream text -> corrected layout), per atom and operand.
 # The 16x8x128 b1 A layout: the value mode's stride must be (16,8), as in the 16x8x256 atom's first two modes.
+# The 16x8x32 s4/u4 B layout ((4,8),8):((32,1),8) sends (t0=1, v=0) and (t0=0, v=4) to one element; PTX's
+# m16n8k32 .s4 B fragment holds k = 8*(lane%4) + i, n = lane/4, i.e. stride 64 for t0 (as in the 8x8x32 atom).
 CORRECTIONS = {
     ("SM80_16x8x128_S32U1U1S32_TN_XORPOPC", "A"): "((4,8),(32,2)):((512,1),(16,8))",
     ("SM80_16x8x128_S32U1U1S32_TN_ANDPOPC", "A"): "((4,8),(32,2)):((512,1),(16,8))",
 }
+CORRECTIONS.update({(f"SM80_16x8x32_S32{a}{b}S32_TN{sat}", "B"): "((4,8),8):((64,1),8)"
+                    for a in ("S4", "U4") for b in ("S4", "U4") for sat in ("", "_SATURATE")})
 
 
 @dataclass(frozen=True)
@@ -45,6 +49,7 @@ class Case:
     instruction: str
     atom: MMAAtom
     kind: str = "catalog"
+    note: str = ""
 
     @property
     def threads(self) -> int:
@@ -76,6 +81,8 @@ class Case:
                 for op in ("A", "B", "C")}
 
     def arithmetic(self) -> str:
+        if self.instruction.endswith("_XORPOPC"):
+            return "xor"
         d_kind = self.value_type("D").kind
         if d_kind == "gauss":
             return "gauss"
@@ -94,6 +101,25 @@ def target_cc(arch: str) -> int:
     return int(m.group(1))
 
 
+# CuTe compiles its b1 XOR wrappers only up to sm_89, but ptxas (CUDA 13.0) assembles mma .xor.popc for
+# sm_90a: the check defines the guard in device code so that CuTe's own wrapper text runs on Hopper too.
+FORCE_B1_XOR = True
+B1_XOR_GUARD = "CUTE_ARCH_MMA_B1_XOR_SM80_ENABLED"
+
+
+def forced_guard(name: str, arch: str = DEFAULT_ARCH) -> str:
+    """The CuTe guard macro the program defines to run ``name`` on ``arch`` ('' when none is needed)."""
+    if FORCE_B1_XOR and name.endswith("_XORPOPC") and target_cc(arch) > 89:
+        return B1_XOR_GUARD
+    return ""
+
+
+def guard_note(name: str, arch: str = DEFAULT_ARCH) -> str:
+    g = forced_guard(name, arch)
+    return (f"CuTe's guard {g} defined in device code: CuTe enables this wrapper only up to sm_89"
+            if g else "")
+
+
 def unsupported_reason(name: str, arch: str = DEFAULT_ARCH) -> str | None:
     """Why CuTe's wrapper of instruction ``name`` cannot run on ``arch`` (None when it can)."""
     cc = target_cc(arch)
@@ -102,7 +128,7 @@ def unsupported_reason(name: str, arch: str = DEFAULT_ARCH) -> str | None:
     family = name[:4]
     if cc < _MIN_CC.get(family, 10 ** 6):
         return f"{family.lower()} instruction, target {arch} is older"
-    if name.endswith("_XORPOPC") and cc > 89:
+    if name.endswith("_XORPOPC") and cc > 89 and not FORCE_B1_XOR:
         return ("CuTe defines CUTE_ARCH_MMA_B1_XOR_SM80_ENABLED only for __CUDA_ARCH__ <= 890 "
                 "(cute/arch/mma_sm80.hpp): the wrapper has no code for this target")
     if name.endswith("_ANDPOPC") and cc > 90:
@@ -133,12 +159,12 @@ def catalog_cases(names, arch: str = DEFAULT_ARCH) -> tuple[list, list]:
             if fixed is None:
                 skipped.append((atom.name, "an upstream layout is malformed and no correction is known"))
             else:
-                cases.append(Case(fixed.name, atom.name, fixed, "corrected"))
+                cases.append(Case(fixed.name, atom.name, fixed, "corrected", guard_note(atom.name, arch)))
             continue
-        cases.append(Case(atom.name, atom.name, atom, "catalog"))
+        cases.append(Case(atom.name, atom.name, atom, "catalog", guard_note(atom.name, arch)))
         fixed = corrected_atom(atom)
         if fixed is not None:
-            cases.append(Case(fixed.name, atom.name, fixed, "corrected"))
+            cases.append(Case(fixed.name, atom.name, fixed, "corrected", guard_note(atom.name, arch)))
     return cases, skipped
 
 
@@ -188,7 +214,7 @@ def user_case(atom: MMAAtom, base: str | MMAAtom | None = None, arch: str = DEFA
                               f"{getattr(atom, 'val_type_' + t)}, instruction {base_atom.name} uses "
                               f"{getattr(base_atom, 'val_type_' + t)}")
     ref = Case(base_atom.name, base_atom.name, corrected_atom(base_atom) or base_atom)
-    case = Case(atom.name, base_atom.name, atom, "user")
+    case = Case(atom.name, base_atom.name, atom, "user", guard_note(base_atom.name, arch))
     if case.threads != ref.threads:
         raise LayoutError(f"hwcheck: user atom {atom.name!r} has {case.threads} threads (thr_id {atom.thr_id}); "
                           f"instruction {base_atom.name} runs on {ref.threads}")

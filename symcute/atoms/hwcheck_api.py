@@ -1,0 +1,353 @@
+"""``hwcheck``: confirm MMA atoms' layouts on a GPU's tensor cores (emit, run, read back).
+
+Three steps, which may run on different machines:
+
+1. :func:`plan` selects cases (catalogued atoms, user-defined atoms on a
+   catalogued instruction, corrected upstream defects) and draws inputs;
+2. :meth:`Plan.emit` writes ``hwcheck.cu``, ``inputs.bin``, ``manifest.json``
+   and ``run.sh`` (build with nvcc, run on the GPU, write ``results.jsonl``);
+3. :func:`read_results` regenerates the inputs from the manifest's seed,
+   decodes the measured D registers and compares them with the product model.
+
+:func:`hwcheck` does all three where nvcc and a GPU are present, or one of
+the ends (``emit=DIR``, ``results=FILE``) where they are not.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..errors import SymcuteError
+from .hwcheck_plan import (
+    DEFAULT_ARCH, LANES, Case, atom_from_spec, atom_spec, catalog_cases, fingerprint, forced_guard, make_inputs,
+    user_case,
+)
+from .hwcheck_program import nvcc_flags, program_text, run_script
+from .hwcheck_report import (
+    NO_TENSOR_OP, AGREE, DISAGREE, ERROR, NOT_RUN, UNSUPPORTED, CaseResult, Report, evaluate_case, parse_sass, types_text,
+)
+from .mma_atom import MMAAtom
+from .mma_catalog import WARP_ATOMS
+from .mma_lookup import mma_atom
+
+FORMAT = "symcute-hwcheck/1"
+DEFAULT_SEED = 20260101
+DEFAULT_TRIALS = 4
+
+
+def select_atoms(atoms=(), filter: str | None = None, all: bool = False) -> list[str]:
+    """Catalogued mma.sync atom names: the named ones, those whose name or PTX contains ``filter``, or all."""
+    names: list[str] = []
+    for a in atoms or ():
+        name = mma_atom(a).name
+        if name not in WARP_ATOMS:
+            raise SymcuteError(f"hwcheck: {name} is a warpgroup (GMMA) atom; only mma.sync atoms run here "
+                               f"(see docs/hardware.md)")
+        names.append(name)
+    if filter:
+        needle = "".join(filter.split()).lower()
+        found = [n for n, a in WARP_ATOMS.items() if needle in n.lower() or needle in a.ptx.lower()]
+        if not found:
+            raise SymcuteError(f"hwcheck: no mma.sync atom matches --filter {filter!r}")
+        names += found
+    if all:
+        names += list(WARP_ATOMS)
+    return list(dict.fromkeys(names))
+
+
+@dataclass
+class Plan:
+    """Selected cases, skipped atoms (with reasons) and the inputs' seed."""
+    cases: list
+    skipped: list = field(default_factory=list)      # (atom name, reason)
+    seed: int = DEFAULT_SEED
+    trials: int = DEFAULT_TRIALS
+    arch: str = DEFAULT_ARCH
+    _inputs: list | None = None
+
+    def inputs(self) -> list:
+        if self._inputs is None:
+            self._inputs = [make_inputs(c, self.seed, self.trials) for c in self.cases]
+        return self._inputs
+
+    def _layout(self) -> tuple[list, bytes]:
+        """Per case (off_a, off_b, off_c, na, nb, nc, nd) into inputs.bin, and the file's bytes."""
+        blob = bytearray()
+        rows = []
+        for case, inp in zip(self.cases, self.inputs()):
+            offs = []
+            for op in "ABC":
+                offs.append(len(blob))
+                for image in inp.regs[op]:
+                    blob += image
+            rows.append((*offs, case.reg_bytes("A"), case.reg_bytes("B"), case.reg_bytes("C"), case.reg_bytes("D")))
+        return rows, bytes(blob)
+
+    def manifest(self) -> dict:
+        rows, blob = self._layout()
+        cases = []
+        for i, (case, row) in enumerate(zip(self.cases, rows)):
+            cases.append({"index": i, "label": case.label, "instruction": case.instruction, "kind": case.kind,
+                          "note": case.note,
+                          "atom": atom_spec(case.atom), "offsets": list(row[:3]),
+                          "bytes": dict(zip("ABCD", row[3:]))})
+        body = {"format": FORMAT, "seed": self.seed, "trials": self.trials, "arch": self.arch, "lanes": LANES,
+                "cases": cases, "skipped": [list(s) for s in self.skipped],
+                "inputs_sha256": hashlib.sha256(blob).hexdigest()}
+        body["id"] = hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()[:16]
+        return body
+
+    def emit(self, directory, copy_headers: bool = False, build: bool = False) -> dict:
+        """Write the program, its inputs, the manifest and run.sh into ``directory``; returns their paths.
+
+        ``copy_headers`` copies CUTLASS's include folder beside them (for a GPU
+        machine without the wheel); ``build`` compiles ``hwcheck_prog`` here with nvcc.
+        """
+        out = Path(directory)
+        out.mkdir(parents=True, exist_ok=True)
+        rows, blob = self._layout()
+        man = self.manifest()
+        include = cutlass_include()
+        paths = {
+            "program": out / "hwcheck.cu",
+            "inputs": out / "inputs.bin",
+            "manifest": out / "manifest.json",
+            "script": out / "run.sh",
+        }
+        guards = sorted({forced_guard(c.instruction, self.arch) for c in self.cases} - {""})
+        paths["program"].write_text(program_text(self.cases, rows, self.trials, man["id"], self.arch, len(blob),
+                                                 guards))
+        paths["inputs"].write_bytes(blob)
+        paths["manifest"].write_text(json.dumps(man, indent=1, sort_keys=True) + "\n")
+        paths["script"].write_text(run_script(self.arch, str(include) if include else "include"))
+        paths["script"].chmod(0o755)
+        if copy_headers:
+            if include is None:
+                raise SymcuteError("hwcheck: CUTLASS's headers are not installed (pip install nvidia-cutlass)")
+            for sub in ("cute", "cutlass"):
+                dst = out / "include" / sub
+                if dst.exists():
+                    shutil.rmtree(dst)
+                shutil.copytree(include / sub, dst)
+        if build:
+            paths["binary"] = build_program(out, self.arch)
+        return paths
+
+
+def plan(atoms=(), *, filter: str | None = None, all: bool = False, user=(), arch: str = DEFAULT_ARCH,
+         seed: int = DEFAULT_SEED, trials: int = DEFAULT_TRIALS) -> Plan:
+    """Cases for the selected catalogued atoms plus user atoms ``user`` (each a Case, or (MMAAtom, base))."""
+    if not 1 <= int(trials) <= 64:
+        raise SymcuteError(f"hwcheck: trials must be in 1..64, got {trials}")
+    cases, skipped = catalog_cases(select_atoms(atoms, filter, all), arch)
+    for u in user or ():
+        if isinstance(u, Case):
+            cases.append(u)
+        elif isinstance(u, MMAAtom):
+            cases.append(user_case(u, None, arch))
+        else:
+            atom, base = u
+            cases.append(user_case(atom, base, arch))
+    labels = [c.label for c in cases]
+    dup = {x for x in labels if labels.count(x) > 1}
+    if dup:
+        raise SymcuteError(f"hwcheck: two cases are named {sorted(dup)[0]!r}; give user atoms distinct names")
+    if not cases and not skipped:
+        raise SymcuteError("hwcheck: nothing selected (name atoms with --atom, use --filter, --all or --user-atom)")
+    return Plan(cases, skipped, int(seed), int(trials), arch)
+
+
+def cutlass_include() -> Path | None:
+    """CUTLASS's include folder from the ``nvidia-cutlass`` wheel (or $CUTLASS_INCLUDE)."""
+    env = os.environ.get("CUTLASS_INCLUDE")
+    if env and (Path(env) / "cute").is_dir():
+        return Path(env)
+    import importlib.util
+    try:
+        spec = importlib.util.find_spec("cutlass_library")
+    except (ImportError, ValueError):
+        return None
+    for loc in (spec.submodule_search_locations or []) if spec else []:
+        inc = Path(loc) / "source" / "include"
+        if (inc / "cute").is_dir():
+            return inc
+    return None
+
+
+def build_program(directory, arch: str = DEFAULT_ARCH) -> Path:
+    """Compile ``hwcheck.cu`` in ``directory`` with nvcc (no GPU needed)."""
+    d = Path(directory)
+    nvcc = shutil.which(os.environ.get("NVCC", "nvcc"))
+    inc = cutlass_include() or (d / "include")
+    if not nvcc:
+        raise SymcuteError("hwcheck: nvcc is not on PATH (set NVCC, or build on the GPU machine with run.sh)")
+    cmd = [nvcc, *nvcc_flags(arch).split(), f"-I{inc}", "hwcheck.cu", "-o", "hwcheck_prog"]
+    p = subprocess.run(cmd, cwd=d, capture_output=True, text=True)
+    if p.returncode != 0:
+        raise SymcuteError(f"hwcheck: nvcc failed: {(p.stderr or p.stdout).strip()[-2000:]}")
+    return d / "hwcheck_prog"
+
+
+# ---- reading results back -------------------------------------------------------------------------
+
+def read_manifest(path) -> dict:
+    try:
+        man = json.loads(Path(path).read_text())
+    except (OSError, ValueError) as e:
+        raise SymcuteError(f"hwcheck: cannot read manifest {path}: {e}") from None
+    if man.get("format") != FORMAT:
+        raise SymcuteError(f"hwcheck: {path} is not a {FORMAT} manifest")
+    return man
+
+
+def plan_from_manifest(man: dict) -> Plan:
+    """The plan a manifest describes; its inputs are regenerated and must hash as recorded."""
+    cases = [Case(c["label"], c["instruction"], atom_from_spec(c["atom"]), c["kind"], c.get("note", ""))
+             for c in man["cases"]]
+    p = Plan(cases, [tuple(s) for s in man.get("skipped", [])], man["seed"], man["trials"], man["arch"])
+    _rows, blob = p._layout()
+    if hashlib.sha256(blob).hexdigest() != man["inputs_sha256"]:
+        raise SymcuteError("hwcheck: the manifest's inputs do not regenerate (made by another symcute version?)")
+    return p
+
+
+def parse_results(text: str) -> tuple[dict, dict]:
+    """results.jsonl -> (env of the first start, {case index: case line})."""
+    env: dict = {}
+    cases: dict = {}
+    for n, line in enumerate(text.splitlines(), 1):
+        line = line.strip()
+        if not line:
+            continue
+        try:
+            obj = json.loads(line)
+        except ValueError:
+            raise SymcuteError(f"hwcheck: results line {n} is not JSON: {line[:80]!r}") from None
+        if obj.get("kind") == "env" and not env:
+            env = obj
+        elif obj.get("kind") == "case":
+            cases[int(obj["index"])] = obj
+    return env, cases
+
+
+def read_results(results, manifest=None, sass=None) -> Report:
+    """The report of a run: ``results`` is results.jsonl (path or text); the manifest defaults to its folder."""
+    rpath = Path(results) if not isinstance(results, str) or "\n" not in results else None
+    try:
+        if rpath is None:
+            text = results
+        elif rpath.suffix == ".gz":
+            text = gzip.decompress(rpath.read_bytes()).decode()
+        else:
+            text = rpath.read_text()
+    except (OSError, ValueError) as e:
+        raise SymcuteError(f"hwcheck: cannot read results {results}: {e}") from None
+    if manifest is None:
+        if rpath is None:
+            raise SymcuteError("hwcheck: give the manifest for results passed as text")
+        manifest = rpath.parent / "manifest.json"
+    man = manifest if isinstance(manifest, dict) else read_manifest(manifest)
+    if sass is None and rpath is not None and (rpath.parent / "sass_mma.txt").exists():
+        sass = (rpath.parent / "sass_mma.txt").read_text()
+    env, lines = parse_results(text)
+    if env.get("error"):
+        raise SymcuteError(f"hwcheck: the program could not use a GPU: {env['error']}")
+    if env and env.get("manifest") != man["id"]:
+        raise SymcuteError(f"hwcheck: results belong to manifest {env.get('manifest')}, not {man['id']}")
+    return evaluate_plan(plan_from_manifest(man), env, lines, parse_sass(sass) if sass else {}, man)
+
+
+def evaluate_plan(p: Plan, env: dict, lines: dict, sass: dict, man: dict | None = None) -> Report:
+    results = []
+    for i, (case, inp) in enumerate(zip(p.cases, p.inputs())):
+        line = lines.get(i)
+        if line is None:
+            results.append(CaseResult(case.label, case.instruction, case.kind, NOT_RUN, types_text(case.atom),
+                                      fingerprint(case.atom), reason="no result line for this case"))
+            continue
+        if line.get("status") != "ok":
+            results.append(CaseResult(case.label, case.instruction, case.kind, ERROR, types_text(case.atom),
+                                      fingerprint(case.atom), reason=str(line.get("error", "failed"))))
+            continue
+        d_trials = [bytes.fromhex(h) for h in line["d"]]
+        want = LANES * case.reg_bytes("D")
+        if len(d_trials) != p.trials or any(len(d) != want for d in d_trials):
+            raise SymcuteError(f"hwcheck: case {i} ({case.label}): D data has the wrong size")
+        r = evaluate_case(case, inp.frags, d_trials)
+        if sass:
+            r.sass = sass.get(i) or [NO_TENSOR_OP]
+        r.reason = case.note
+        results.append(r)
+    results += upstream_rows(p, results)
+    for name, reason in p.skipped:
+        atom = mma_atom(name)
+        results.append(CaseResult(name, name, "catalog", UNSUPPORTED, types_text(atom), fingerprint(atom),
+                                  reason=reason))
+    return Report(results, env, man or p.manifest())
+
+
+def upstream_rows(p: Plan, results: list) -> list:
+    """One 'disagree' row per catalogued atom whose upstream layout is malformed and whose instruction ran.
+
+    CuTe rejects every use of such a layout, so it predicts no D at all, while
+    the instruction (run with the corrected layout) computes one.
+    """
+    rows = []
+    for case, r in zip(p.cases, results):
+        if case.kind != "corrected" or r.verdict not in (AGREE, DISAGREE):
+            continue
+        atom = mma_atom(case.instruction)
+        for d in atom.defects:
+            if getattr(atom, d.operand.lower() + "_layout") is None:
+                rows.append(CaseResult(atom.name, atom.name, "upstream", DISAGREE, types_text(atom),
+                                       fingerprint(atom), trials=r.trials,
+                                       reason=(f"CuTe's {d.operand}Layout {d.upstream_text} is malformed "
+                                               f"({d.what}); the instruction ran and computed D, which this "
+                                               f"layout cannot predict; corrected: "
+                                               f"{getattr(case.atom, d.operand.lower() + '_layout')} "
+                                               f"({r.verdict})")))
+    return rows
+
+
+# ---- the one-call entry point ---------------------------------------------------------------------
+
+def hwcheck(atoms=(), *, filter: str | None = None, all: bool = False, user=(), emit=None, results=None,
+            manifest=None, arch: str = DEFAULT_ARCH, seed: int = DEFAULT_SEED, trials: int = DEFAULT_TRIALS,
+            copy_headers: bool = False, build: bool = False):
+    """Check MMA atoms' layouts against the real instructions.
+
+    * ``results=FILE``: read a run's results.jsonl back (manifest beside it) and return a :class:`Report`.
+    * ``emit=DIR``: write the program, inputs, manifest and run.sh for a GPU machine; returns the :class:`Plan`.
+    * neither: emit into a temporary folder, build with nvcc, run on this machine's GPU, return the Report.
+
+    >>> hwcheck(["SM80_16x8x16_F16F16F16F16_TN"], emit="hw/run")   # doctest: +SKIP
+    """
+    if results is not None:
+        return read_results(results, manifest)
+    p = plan(atoms, filter=filter, all=all, user=user, arch=arch, seed=seed, trials=trials)
+    if emit is not None:
+        p.emit(emit, copy_headers=copy_headers, build=build)
+        return p
+    return run_plan(p)
+
+
+def run_plan(p: Plan) -> Report:
+    """Emit, build and run ``p`` on this machine (nvcc and an NVIDIA GPU needed) and read the results."""
+    if not shutil.which("nvidia-smi"):
+        raise SymcuteError("hwcheck: no NVIDIA GPU here (nvidia-smi not found); use --emit DIR, run DIR/run.sh "
+                           "on a GPU machine, then --results DIR/results.jsonl")
+    with tempfile.TemporaryDirectory(prefix="symcute-hwcheck-") as tmp:
+        p.emit(tmp)
+        proc = subprocess.run(["bash", str(Path(tmp) / "run.sh")], capture_output=True, text=True)
+        res = Path(tmp) / "results.jsonl"
+        if not res.exists() or not res.read_text().strip():
+            raise SymcuteError(f"hwcheck: run.sh produced no results: {proc.stderr.strip()[-2000:]}")
+        return read_results(res)
