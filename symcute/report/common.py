@@ -137,7 +137,7 @@ def sources(t, view, extra=()) -> str:
     for rid, what in extra:
         rows.append([Raw(what), Raw(code(rid[0], cell=True)), Raw(code(rid[1], cell=True))])
     for s in view.top:
-        if s.rule in seen:
+        if s.rule in seen or s.rule == "table":
             continue
         seen.add(s.rule)
         r = rule_for(s.rule)

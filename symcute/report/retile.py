@@ -309,7 +309,9 @@ def _upcast(view, t, ctx) -> list:
     u = view.formula_step("frg_layout_mn").details
     h = view.formula_step("H").details
     N, T, V = ctx["N"], ctx["T"], ctx["V"]
-    parts = [md.heading(2, t("sec_upcast", n=code(N), elements=code(ctx["elements"]))),
+    head = t("sec_upcast", n=code(N), elements=code(ctx["elements"])) if N != ctx["elements"] else \
+        t("sec_upcast_same", n=code(N))
+    parts = [md.heading(2, head),
              t("up_intro"), block(snippets.UPCAST.format(T=T, V=V), "cpp"),
              t("up_range", expr=code(f"{T}*{V}"), V=code(V), N=code(N))]
     sel = view.table("selected_tvs")

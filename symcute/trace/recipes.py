@@ -452,3 +452,275 @@ def _retile_steps(d, atom_num_val, frag, steps, H, Hf, U) -> None:
               "retile_with_shape", H.size())
     add_proof(d, "prove_equal", q, {"lhs": steps.frg_layout_mn, "rhs": U},
               ["retile: frg_layout_mn", "frg_layout_mn"], "retile_upcast", U.size())
+
+
+# --- any expression ---------------------------------------------------------------------------------------
+
+def derive_expr(text: str, lets: dict | None = None, names: dict | None = None) -> Derivation:
+    """Evaluate an expression of the expression language under a derivation, with a formula and checks per step.
+
+    ``lets``: variable -> value (a value, or expression text evaluated first,
+    unrecorded); ``names``: variable -> names tree (text or tuples) for a
+    layout variable.  Each top-level step of the evaluation gets the formula
+    of its result, named after its inputs' sub-axes where the symbolic layer
+    can follow them (default names otherwise), and the identity its rule
+    guarantees is proved: ``L(R(i)) == i`` for right_inverse, ``R(L(x)) == x``
+    for left_inverse, equality as functions for with_shape and coalesce,
+    ``result(c) == lhs(rhs(c))`` for composition.
+    """
+    from .. import lang
+    from ..core.layout import Layout as _Layout
+    from ..symbolic.names import parse_names
+    if not isinstance(text, str) or not text.strip():
+        raise SymcuteError("derive expr: the expression is empty")
+    lets = dict(lets or {})
+    names = dict(names or {})
+    env, shown = {}, []
+    for var, value in lets.items():
+        val = lang.parse_expr_text(value).evaluate(env) if isinstance(value, str) else value
+        env[var] = val
+    formulas = {}
+    for var, tree in names.items():
+        if var not in env:
+            raise SymcuteError(f"derive expr: names given for {var!r}, which no --let binds")
+        if not isinstance(env[var], _Layout):
+            raise SymcuteError(f"derive expr: {var} = {env[var]} is not a layout; only layouts take names")
+        tree = parse_names(tree) if isinstance(tree, str) else tree
+        formulas[var] = sym.formula(env[var], tree)
+    for var, val in env.items():
+        shown.append([var, str(val), _names_text(formulas[var]) if var in formulas else None])
+    d = Derivation(f"derive expr: {text}", recipe="expr", expression=text,
+                   lets={k: str(v) for k, v in env.items()},
+                   names={k: _names_text(f) for k, f in formulas.items()})
+    with d:
+        for var, val in env.items():
+            d.label(val, var)
+        parsed = lang.parse_expr_text(text)
+        result = parsed.evaluate(env)
+        d.label(result, "result")
+    steps = d.steps(top_level_only=True)
+    for k, step in enumerate(steps, 1):   # intermediate results are named R1, R2, ... in the report
+        if step.output is not None and "label" not in d.graph.nodes[step.output]:
+            d.graph.nodes[step.output]["label"] = f"R{k}"
+    known = {d.labelled(v): f for v, f in formulas.items()}
+    add_table(d, "bindings", rows=shown, result=describe_value(result))
+    for k, step in enumerate(steps, 1):
+        _explain_step(d, step, k, known)
+    return d
+
+
+def _names_text(f) -> str:
+    from ..symbolic.names import format_names
+    return format_names(f.names)
+
+
+def describe_value(x) -> str:
+    if isinstance(x, (tuple, list)):
+        return cute(x)
+    return str(x)
+
+
+_SYM_OPS = {"right_inverse": ("right_inverse", ("layout",)), "left_inverse": ("left_inverse", ("layout",)),
+            "coalesce": ("coalesce", ("layout", "profile")), "complement": ("complement", ("layout", "cotarget")),
+            "upcast": ("upcast", ("layout", "n")), "downcast": ("downcast", ("layout", "n")),
+            "composition": ("composition", ("lhs", "rhs")), "logical_divide": ("logical_divide", ("layout", "tiler")),
+            "zipped_divide": ("zipped_divide", ("layout", "tiler")),
+            "logical_product": ("logical_product", ("block", "tiler"))}
+
+
+def _explain_step(d: Derivation, step, k: int, known: dict) -> None:
+    """The formula of a step's result (names followed through the symbolic layer) and its guaranteed identity."""
+    from ..core.layout import Layout as _Layout
+    out = d.obj(step.output) if step.output is not None else None
+    if not isinstance(out, _Layout) or not _int_strides(out):
+        return
+
+    def f_of(node):
+        if node in known:
+            return known[node]
+        obj = d.obj(node)
+        return sym.formula(obj) if isinstance(obj, _Layout) and _int_strides(obj) else obj
+
+    with d.paused():
+        args = {name: f_of(node) for name, node in step.inputs.items()}
+        f = None
+        try:
+            if step.rule in _SYM_OPS:
+                fn_name, params = _SYM_OPS[step.rule]
+                fn = getattr(sym, fn_name, None) or getattr(sym.ops, fn_name)
+                call = [args[p] for p in params if p in args]
+                f = fn(*call)
+            elif step.rule == "with_shape":
+                shape = tuple(args[n] for n in sorted(a for a in args if a.startswith("shape")))
+                f = sym.with_shape(args["self"], *shape)
+        except (SymcuteError, AssertionError, TypeError, KeyError):
+            f = None
+        if f is None or f.layout != out:
+            f = sym.formula(out)
+    known[step.output] = f
+    add_formula(d, out, f, d.graph.nodes[step.output]["label"], step=k, rule=step.rule)
+    _step_check(d, step, k, args, f)
+
+
+def _int_strides(layout) -> bool:
+    return all(isinstance(x, int) and not isinstance(x, bool) for x in it.flatten_to_tuple(layout.stride))
+
+
+def _step_check(d: Derivation, step, k: int, args: dict, f) -> None:
+    from ..symbolic import Compose
+    from ..symbolic.formula import Formula
+    rule, label = step.rule, d.graph.nodes[step.output]["label"]
+
+    def name_of(key):
+        return d.graph.nodes[step.inputs[key]].get("label", "L")
+    with d.paused():
+        try:
+            if rule == "right_inverse" and isinstance(args.get("layout"), Formula):
+                L = args["layout"]
+                lab = [name_of("layout"), label]
+                p, claim, n = sym.prove_right_inverse(L, f, labels=tuple(lab)), "right_inverse", f.size()
+            elif rule == "left_inverse" and isinstance(args.get("layout"), Formula):
+                L = args["layout"]
+                lab = [name_of("layout"), label]
+                p, claim, n = sym.prove_left_inverse(L, f, labels=tuple(lab)), "left_inverse", L.size()
+            elif rule in ("with_shape", "coalesce") and isinstance(args.get("self", args.get("layout")), Formula):
+                L = args.get("self", args.get("layout"))
+                if L.size() != f.size():
+                    return
+                lab = [label, name_of("self" if "self" in step.inputs else "layout")]
+                p, claim, n = sym.prove(f, L, labels=tuple(lab)), "equal", f.size()
+            elif rule == "composition" and isinstance(args.get("lhs"), Formula) and isinstance(args.get("rhs"), Formula):
+                both = f"{name_of('lhs')}∘{name_of('rhs')}"
+                p = sym.prove(f, Compose(args["lhs"], args["rhs"]), labels=(label, both))
+                claim, lab, n = "equal", [label, both], f.size()
+            else:
+                return
+        except SymcuteError:
+            return
+    rid = {"right_inverse": "prove_right_inverse", "left_inverse": "prove_left_inverse"}.get(claim, "prove_equal")
+    add_proof(d, rid, p, {"result": d.obj(step.output)}, lab, claim, n)
+    d.graph.nodes[d.steps()[-1].node]["details"]["step"] = k
+
+
+# --- TV layouts of a TiledMMA (GMMA and other atoms without an LDSM tiled copy) ---------------------------
+
+def derive_tv(mma="SM90_64x64x16_F16F16F16_SS<GMMA::Major::K,GMMA::Major::K>", atom_layout=(1, 1, 1), operands=("A", "B", "C")) -> Derivation:
+    """The TV layouts of a TiledMMA with named sub-axes, their right inverses and the inverse identities.
+
+    For each operand: F = get_layoutX_TV() (recorded), its formula, broadcast
+    sub-axes, G = right_inverse(F) (recorded) with the skipped modes, checks
+    ``F(G(i)) == i``, ``G(F(x)) == x``, injectivity, surjectivity onto the
+    operand tile, and a worked example (G's top digit).
+    """
+    from ..atoms import make_tiled_mma
+    shape_layout = _atom_layout(atom_layout)
+    ops = [_operand(o) for o in operands]
+    d = Derivation(f"TV layouts of {mma} tiled {cute(shape_layout)}", recipe="tv", mma=str(mma),
+                   atom_layout=list(shape_layout), operands=ops)
+    with d:
+        tiled = make_tiled_mma(mma, shape_layout)
+        d.label(tiled, "mma")
+        atom = tiled.atom
+        add_table(d, "tv_configuration", mma=atom.name, ptx=atom.ptx, header=atom.header, arch=atom.arch,
+                  tile=[tiled.tile_size(k) for k in range(3)], threads=tiled.size(),
+                  atom_layout=str(tiled.atom_layout_mnk),
+                  descriptors={o: (atom.frg_type_a if o == "A" else atom.frg_type_b) for o in ("A", "B")
+                               if (atom.frg_type_a if o == "A" else atom.frg_type_b)})
+        for op in ops:
+            _tv_operand(d, tiled, op)
+    return d
+
+
+def _tv_operand(d, tiled, op) -> None:
+    (i, j), axes, _ = OPERANDS[op]
+    F = tiled.get_layout_TV(op)
+    d.label(F, f"F_{op}")
+    with d.paused():
+        Ff = sym.formula(F, _names_tree(tiled, op))
+    tile = (tiled.tile_size(i), tiled.tile_size(j))
+    T = F[0].size()
+    bc = sym.broadcast_axes(Ff)
+    copies = 1
+    for b in bc:
+        copies *= b.extent
+    add_formula(d, F, Ff, f"F_{op}", operand=op, tile=list(tile), broadcast=[[b.name, b.extent] for b in bc],
+                copies=copies, threads=T, values=F.size() // T, size=F.size())
+    G = right_inverse(F)
+    d.label(G, f"G_{op}")
+    with d.paused():
+        Gf = sym.right_inverse(Ff)
+        Cf = sym.coalesce(Ff)
+        det = d.find("right_inverse")[-1].details
+        labels = list(Cf.leaf_labels)
+        strides = it.flatten_to_tuple(det["coalesced"].stride)
+        order = [f"{labels[k]}({strides[k]})" for k in det["order"]]
+        skipped = [labels[k] for k in det["skipped"]]
+    add_formula(d, G, Gf, f"G_{op}", operand=op, size=G.size(), order=order, skipped=skipped)
+    with d.paused():
+        checks = [("prove_right_inverse", sym.prove_right_inverse(Ff, Gf, labels=("F", "G")), "right_inverse",
+                   G.size(), None),
+                  ("prove_left_inverse", sym.prove_left_inverse(Ff, Gf, labels=("F", "G")), "left_inverse",
+                   F.size(), None),
+                  ("is_injective", sym.is_injective(Ff), "injective", F.size(), None),
+                  ("is_surjective", sym.is_surjective(Ff, tile[0] * tile[1]), "surjective", F.size(),
+                   tile[0] * tile[1])]
+    for rule, p, claim, n, target in checks:
+        add_proof(d, rule, p, {"L": F, "R": G} if "inverse" in rule else {"L": F}, ["F", "G"], claim, n, target)
+        d.graph.nodes[d.steps()[-1].node]["details"]["operand"] = op
+    if Gf.axes:
+        top = max(Gf.axes, key=lambda a: a.stride)
+        q = top.weight
+        tv = G(q)
+        add_evaluation(d, G, Gf, f"G_{op}", q, f"example_{op}")
+        add_evaluation(d, F, Ff, f"F_{op}", it.idx2crd(tv, (T, F.size() // T)), f"example_{op}")
+
+
+# --- the catalog of MMA atoms -------------------------------------------------------------------------------
+
+def derive_catalog(filter: str | None = None, arch: str | None = None) -> Derivation:
+    """right_inverse / left_inverse facts of every catalogued MMA atom's A, B and C TV layouts (one table).
+
+    Per layout L: size(L), size(right_inverse(L)), the prover's verdict on
+    ``L(R(i)) == i``, the broadcast sub-axes (thread sub-axes ``t0, t1, ...``,
+    value sub-axes ``v0, v1, ...``, numbered by position), and whether
+    ``left_inverse(L)`` undoes L.  The operations run unrecorded (thousands of
+    them); the derivation holds the table.
+    """
+    from ..atoms import mma_atoms
+    from .rules import CUTLASS_VERSION
+    d = Derivation("right_inverse / left_inverse of the MMA atom catalog", recipe="catalog", filter=filter,
+                   arch=arch)
+    rows = []
+    with d.paused():
+        for entry in mma_atoms(filter=filter, arch=arch):
+            atom = entry.atom
+            cells = {}
+            for op in ("A", "B", "C"):
+                lay = getattr(atom, op.lower() + "_layout")
+                cells[op] = None if lay is None else _inverse_facts(lay)
+            rows.append({"atom": entry.name, "arch": entry.arch, "header": entry.header, "cells": cells})
+    add_table(d, "catalog", rows=rows, count=len(rows), version=CUTLASS_VERSION)
+    return d
+
+
+def _tv_names(layout: Layout):
+    """Positional names for an atom's TV layout: thread leaves t0, t1, ...; value leaves v0, v1, ..."""
+    def leaves(shape, prefix):
+        flat = it.flatten_to_tuple(shape) if isinstance(shape, tuple) else (shape,)
+        names = [f"{prefix}{k}" for k in range(len(flat))]
+        return it.unflatten(tuple(names), shape) if isinstance(shape, tuple) else names[0]
+    return (leaves(layout.shape[0], "t"), leaves(layout.shape[1], "v"))
+
+
+def _inverse_facts(L: Layout) -> dict:
+    f = sym.formula(L, _tv_names(L))
+    R = right_inverse(L)
+    pr = sym.prove_right_inverse(f, R)
+    out = {"size": L.size(), "rsize": R.size(), "right": pr.verdict, "right_method": pr.method,
+           "broadcast": [[a.name, a.extent] for a in sym.broadcast_axes(f)]}
+    try:
+        pl = sym.prove_left_inverse(f)
+        out["left"], out["left_method"] = pl.verdict, pl.method
+    except LayoutError as e:   # CuTe's left_inverse refuses it (divisibility)
+        out["left"], out["left_method"] = "error", str(e)
+    return out

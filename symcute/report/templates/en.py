@@ -211,6 +211,7 @@ TEXT = {
     "ws_no_new_stride": "with_shape did not create the stride {stride}: it moved the TV weight the right inverse "
                         "already had onto the matching sub-axis of {b}.",
     "sec_upcast": "Why upcast uses {n}, not {elements}",
+    "sec_upcast_same": "upcast<{n}>: counting in ranges of the threads' values",
     "up_intro": "Back to the target expression:",
     "up_range": "{expr} comes from the full number of threads and the first mode of the input fragment ({V} "
                 "values): it is the TV range of every thread's first {V} values, of size {N}. The right inverse "

@@ -178,6 +178,7 @@ TEXT = {
     "ws_not_packed": "H 虽然只有 {n} 个输入，输出却没有压紧为 {top}。选中一个代表后，每个 v 对应的 TV 编号是：",
     "ws_no_new_stride": "with_shape 没有凭空产生 stride {stride}。它将右逆已有的 TV 权重组织到了 {b} 的对应子轴上。",
     "sec_upcast": "upcast 为什么使用 {n}，而不是 {elements}",
+    "sec_upcast_same": "upcast<{n}>：按线程值范围计数",
     "up_intro": "回到目标表达式：",
     "up_range": "{expr} 来自完整线程数和输入 fragment 的第一维值数（{V} 个值）。它表示全部线程各自前 {V} 个值所对应的 "
                 "TV 范围，大小为 {N}。虽然右逆只选了其中一部分代表，它们的编号仍散布在这个范围中，例如：",

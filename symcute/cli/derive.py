@@ -1,0 +1,141 @@
+"""``symcute derive``: record a derivation and print its Markdown proof (or its graph as JSON).
+
+``symcute derive`` alone derives the seed's configuration (retile_D for A of
+SM80_16x8x16_F16F16F16F16_TN tiled 2x2x1 with SM75_U32x2_LDSM_N, and the
+seed's ``upcast<128*4>`` contrast) and prints the proof in English;
+``--lang zh`` prints it in the seed's own language.  Subcommands:
+
+- ``retile-d``: the seed's analysis for any MMA atom, atom layout, operand and copy atom;
+- ``expr``: any expression of the expression language, step by step;
+- ``tv``: the TV layouts of a TiledMMA with their right_inverse facts (GMMA atoms too);
+- ``catalog``: right_inverse / left_inverse facts of every catalogued MMA atom.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+SEED_HELP = ("with no subcommand: the seed's configuration (operand A of SM80_16x8x16_F16F16F16F16_TN, atom layout "
+             "2,2,1, copy atom SM75_U32x2_LDSM_N, half_t, contrast upcast<512>)")
+
+
+def _output_options(p, top: bool) -> None:
+    """--lang, --format, -o on ``derive`` and on each subcommand (given after the subcommand, they win)."""
+    kw = {} if top else {"default": argparse.SUPPRESS}
+    p.add_argument("--lang", choices=("en", "zh"), help="language of the proof (default en)",
+                   **({"default": "en"} if top else kw))
+    p.add_argument("--format", choices=("md", "json"),
+                   help="md: the Markdown proof (default); json: the derivation graph (node-link JSON)",
+                   **({"default": "md"} if top else kw))
+    p.add_argument("-o", "--output", metavar="FILE", help="write to FILE (UTF-8) instead of standard output",
+                   **({"default": None} if top else kw))
+
+
+def register(sub) -> None:
+    p = sub.add_parser("derive", help="derive a configuration and print its Markdown proof",
+                       description="Record a chain of CuTe operations and print a Markdown proof of it. "
+                                   + SEED_HELP + ".")
+    _output_options(p, top=True)
+    p.add_argument("--regenerate-proofs", metavar="DIR",
+                   help="write every committed proof of proofs/ into DIR and exit")
+    p.set_defaults(handler=run, what=None)
+    whats = p.add_subparsers(dest="what", metavar="WHAT", parser_class=type(p))
+
+    r = whats.add_parser("retile-d", help="the retile_D analysis of one operand of a TiledMMA",
+                         description="get_layoutX_TV, right_inverse, with_shape(Tiler_MN), upcast<TiledNumThr*V>, "
+                                     "retile: every intermediate value, named sub-axes, checks.")
+    r.add_argument("--mma", default="SM80_16x8x16_F16F16F16F16_TN", help="MMA atom, as spelled in C++")
+    r.add_argument("--atom-layout", default="2,2,1", metavar="M,N,K", help="atom layout shape (default 2,2,1)")
+    r.add_argument("--operand", default="A", type=str.upper, choices=("A", "B", "C"), help="operand (default A)")
+    r.add_argument("--copy-atom", default="SM75_U32x2_LDSM_N", help="copy atom, as spelled in C++")
+    r.add_argument("--value-type", default="half_t", help="value type of the copy atom (default half_t)")
+    r.add_argument("--values", type=int, metavar="V",
+                   help="the fragment's value count V = size<0>(fragment) (default: thread 0's fragment)")
+    r.add_argument("--contrast", type=int, metavar="N", help="also show upcast<N>(H) for comparison")
+    _output_options(r, top=False)
+
+    e = whats.add_parser("expr", help="an expression of CuTe calls, step by step",
+                         description="Evaluate an expression (symcute's own parser, never an evaluator), recording "
+                                     "each operation; each step gets its formula and the identity its rule "
+                                     "guarantees, proved. Example: symcute derive expr "
+                                     "'upcast<1024>(right_inverse(F).with_shape(32,16))' --let F='...' "
+                                     "--name F='((t0,t1,wm,wn),((v0,v1,v2),(a,b)))'")
+    e.add_argument("expr", help="the expression")
+    e.add_argument("--let", action="append", default=[], metavar="NAME=VALUE", help="bind NAME; repeatable")
+    e.add_argument("--name", action="append", default=[], metavar="VAR=TREE",
+                   help="name the sub-axes of layout variable VAR; repeatable")
+    _output_options(e, top=False)
+
+    t = whats.add_parser("tv", help="the TV layouts of a TiledMMA and their right_inverse facts",
+                         description="For each operand: the TV layout, its named sub-axes, broadcasts, right "
+                                     "inverse, and the inverse identities checked (any catalogued atom, GMMA too).")
+    t.add_argument("--mma", default="SM90_64x64x16_F16F16F16_RS<GMMA::Major::K,GMMA::Major::K>",
+                   help="MMA atom, as spelled in C++")
+    t.add_argument("--atom-layout", default="1,1,1", metavar="M,N,K", help="atom layout shape (default 1,1,1)")
+    t.add_argument("--operand", action="append", type=str.upper, choices=("A", "B", "C"),
+                   help="operand; repeatable (default A, B and C)")
+    _output_options(t, top=False)
+
+    c = whats.add_parser("catalog", help="right_inverse / left_inverse facts of every catalogued MMA atom")
+    c.add_argument("--filter", metavar="TEXT", help="only atoms whose name or PTX contains TEXT")
+    c.add_argument("--arch", metavar="SM", help="only atoms of this architecture (sm80, sm90, ...)")
+    _output_options(c, top=False)
+
+
+def _names(items: list) -> dict:
+    from ..errors import ParseError
+    out = {}
+    for item in items:
+        var, sep, tree = item.partition("=")
+        var = var.strip()
+        if not sep or not var.isidentifier():
+            raise ParseError(f"--name expects VAR=TREE with VAR an identifier, got {item!r}")
+        out[var] = tree
+    return out
+
+
+def derivation_for(args):
+    """The derivation the arguments ask for."""
+    from ..trace import recipes
+    if args.what is None:
+        return recipes.derive_retile(**recipes.SEED)
+    if args.what == "retile-d":
+        return recipes.derive_retile(args.mma, args.atom_layout, args.operand, args.copy_atom, args.value_type,
+                                     args.values, args.contrast)
+    if args.what == "expr":
+        from .calc import parse_lets
+        return recipes.derive_expr(args.expr, parse_lets(args.let), _names(args.name))
+    if args.what == "tv":
+        return recipes.derive_tv(args.mma, args.atom_layout, tuple(args.operand or ("A", "B", "C")))
+    return recipes.derive_catalog(args.filter, args.arch)
+
+
+def run(args) -> int:
+    if args.regenerate_proofs:
+        from ..report.regenerate import regenerate
+        for path in regenerate(args.regenerate_proofs):
+            print(path)
+        return 0
+    d = derivation_for(args)
+    if args.format == "json":
+        text = d.to_json() + "\n"
+    else:
+        from ..report import markdown
+        text = markdown(d, args.lang)
+    if args.output:
+        from ..errors import SymcuteError
+        try:
+            with open(args.output, "w", encoding="utf-8", newline="\n") as fh:
+                fh.write(text)
+        except OSError as e:
+            raise SymcuteError(f"cannot write {args.output}: {e.strerror}") from None
+    else:
+        out = getattr(sys.stdout, "buffer", None)
+        if out is None:      # a text-only stream (some embedders)
+            sys.stdout.write(text)
+        else:
+            sys.stdout.flush()
+            out.write(text.encode("utf-8"))
+            out.flush()
+    return 0

@@ -1,0 +1,65 @@
+"""Regenerate the committed proofs: ``python -m symcute.report.regenerate [DIR]`` (default ``proofs``).
+
+Each document is a recipe of ``symcute.trace.recipes`` rendered by
+``symcute.report.markdown``; ``tests/proofs`` regenerates them into a
+temporary folder and fails on any difference from the committed files.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+# (file name, recipe, keyword arguments, language)
+PROOFS = [
+    ("seed.en.md", "derive_retile", "SEED", "en"),
+    ("seed.zh.md", "derive_retile", "SEED", "zh"),
+    ("sm80_16x8x16_2x2x1_B.en.md", "derive_retile",
+     {"mma": "SM80_16x8x16_F16F16F16F16_TN", "atom_layout": (2, 2, 1), "operand": "B",
+      "copy_atom": "SM75_U32x2_LDSM_N", "value_type": "half_t"}, "en"),
+    ("sm80_16x8x16_2x2x1_C.en.md", "derive_retile",
+     {"mma": "SM80_16x8x16_F16F16F16F16_TN", "atom_layout": (2, 2, 1), "operand": "C",
+      "copy_atom": "UniversalCopy<uint32_t>", "value_type": "half_t"}, "en"),
+    ("sm75_16x8x8_2x2x1_A.en.md", "derive_retile",
+     {"mma": "SM75_16x8x8_F32F16F16F32_TN", "atom_layout": (2, 2, 1), "operand": "A",
+      "copy_atom": "SM75_U32x1_LDSM_N", "value_type": "half_t"}, "en"),
+    ("sm90_gmma_64x64x16_RS_2x1x1.en.md", "derive_tv",
+     {"mma": "SM90_64x64x16_F16F16F16_RS<GMMA::Major::K,GMMA::Major::K>", "atom_layout": (2, 1, 1)}, "en"),
+    ("catalog_inverses.en.md", "derive_catalog", {}, "en"),
+]
+
+
+def documents():
+    """``(file name, Markdown)`` of every committed proof, in order."""
+    from ..trace import recipes
+    from . import markdown
+    cache = {}
+    for name, recipe, kwargs, lang in PROOFS:
+        kw = recipes.SEED if kwargs == "SEED" else kwargs
+        key = (recipe, repr(sorted(kw.items())))
+        if key not in cache:
+            cache[key] = getattr(recipes, recipe)(**kw)
+        yield name, markdown(cache[key], lang)
+
+
+def regenerate(folder) -> list:
+    """Write every proof into ``folder`` (created if needed); returns the paths written."""
+    out = Path(folder)
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, text in documents():
+        path = out / name
+        path.write_bytes(text.encode("utf-8"))
+        written.append(str(path))
+    return written
+
+
+def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    for path in regenerate(argv[0] if argv else "proofs"):
+        print(path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

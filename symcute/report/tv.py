@@ -1,0 +1,62 @@
+"""The report of the tv recipe: each operand's TV layout, its formula, right inverse and inverse identities."""
+
+from __future__ import annotations
+
+from . import md
+from .common import axes_table, check, checks_summary, cute, sources
+from .md import Raw, block, code
+
+
+def render(view, t) -> str:
+    conf = view.table("tv_configuration")
+    parts = [md.heading(1, t("tv_title", mma=code(conf["mma"]), layout=code(cute(view.config["atom_layout"])))),
+             t("tv_intro"),
+             t("tv_config", mma=code(conf["mma"]), ptx=code(conf["ptx"]), header=code(conf["header"]),
+               tile=code(cute(conf["tile"])), threads=code(conf["threads"]))]
+    summary = []
+    for op in view.config["operands"]:
+        parts += _operand(view, t, op, conf)
+        f = view.formula_step(f"F_{op}").details
+        g = view.formula_step(f"G_{op}").details
+        verdicts = {s.details["claim"]: p for s, p in view.proofs() if s.details.get("operand") == op}
+        summary.append([op, Raw(code(view.text(f"F_{op}"), cell=True)), f["size"], g["size"],
+                        Raw(code(", ".join(f"{n}:{e}" for n, e in f["broadcast"]) or "-", cell=True)),
+                        Raw(t("verdict_" + verdicts["right_inverse"]["verdict"])),
+                        Raw(t("verdict_" + verdicts["left_inverse"]["verdict"]))])
+    parts += [md.heading(2, t("sec_tv_summary")),
+              md.table([t("hdr_operand"), t("hdr_tv_layout"), t("hdr_size"), t("hdr_ri_size"), t("hdr_broadcast"),
+                        t("hdr_rinv_proved"), t("hdr_linv_proved")], summary),
+              md.heading(2, t("sec_checks")), checks_summary(t, view),
+              md.heading(2, t("sec_sources")), sources(t, view)]
+    return md.join(parts)
+
+
+def _operand(view, t, op, conf) -> list:
+    f = view.formula_step(f"F_{op}").details
+    g = view.formula_step(f"G_{op}").details
+    parts = [md.heading(2, t("sec_tv_operand", op=op, fn=code(f"get_layout{op}_TV()")))]
+    frg = conf.get("descriptors", {}).get(op)
+    if frg:
+        parts.append(t("tv_descriptor", op=op, frg=code(frg)))
+    parts += [t("tv_layout"), block(f"F_{op} = {view.text(f'F_{op}')}\nF_{op} = {f['text_zeros']}"),
+              axes_table(t, f["axes"], t("row_q_stride"), t("row_tv_weight"))]
+    if f["broadcast"]:
+        parts.append(t("tv_broadcast", axes=code(", ".join(f"{n} ({e})" for n, e in f["broadcast"])),
+                       copies=code(f["copies"])))
+    else:
+        parts.append(t("tv_no_broadcast"))
+    parts += [t("tv_right_inverse", size=code(g["size"])),
+              block(f"G_{op} = right_inverse(F_{op}) = {view.text(f'G_{op}')}\nG_{op} = {g['text']}")]
+    if g["axes"]:
+        parts.append(axes_table(t, g["axes"], t("row_tv_stride"), t("row_q_weight")))
+    parts.append(t("tv_skipped", skipped=code(", ".join(g["skipped"])) if g["skipped"] else t("none"),
+                   order=code(" < ".join(g["order"]))))
+    ex = view.evaluations(f"example_{op}")
+    if len(ex) == 2:
+        a, b = ex
+        parts += [t("tv_example"), block(f"G_{op}({a.details['at']}) = {a.details['value']}\n"
+                                         f"F_{op}{cute(b.details['at'])} = {b.details['value']}")]
+    for s, p in view.proofs():
+        if s.details.get("operand") == op:
+            parts.append(check(t, s, p, certificate=s.details["claim"] == "right_inverse"))
+    return parts
