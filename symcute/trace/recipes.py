@@ -144,14 +144,25 @@ def coordinate_terms(f, shape: tuple, outer=frozenset()):
     return modes
 
 
-def distinct_values(layout: Layout) -> int | None:
-    """The number of distinct values of ``layout`` on its domain (enumerated; None past the limit)."""
-    n = layout.size()
-    if n > ENUMERATE_LIMIT:
+def image(layout) -> list | None:
+    """Every value of ``layout`` in input order, from its sub-axes (``sum(stride * digit)``); None past the limit.
+
+    Pure Python on the digits (no per-point evaluation, no numpy): the value
+    list grows one sub-axis at a time, lowest weight first.
+    """
+    f = layout if isinstance(layout, sym.Formula) else sym.formula(layout)
+    if f.size() > ENUMERATE_LIMIT:
         return None
-    from ..symbolic import exhaustive
-    import numpy as np
-    return int(np.unique(exhaustive.values(layout, n, ENUMERATE_LIMIT)).size)
+    values = [0]
+    for a in f.axes:
+        values = [v + a.stride * k for k in range(a.extent) for v in values]
+    return values
+
+
+def distinct_values(layout) -> int | None:
+    """The number of distinct values of ``layout`` on its domain (enumerated; None past the limit)."""
+    values = image(layout)
+    return None if values is None else len(set(values))
 
 
 def _largest_value(f) -> tuple[int, list]:
@@ -406,15 +417,13 @@ def _with_shape_steps(d, G, Gf, H, tile, axes, T, N):
         tv = H(crd)
         rows.append({"coord": list(crd), "q": q, "tv": tv, "tv_coord": [tv % T, tv // T]})
     ranges = None
-    with d.paused():
-        if H.size() <= ENUMERATE_LIMIT:
-            from ..symbolic import exhaustive
-            vals = sorted(set(int(x) for x in exhaustive.values(H, H.size(), ENUMERATE_LIMIT)))
-            by_v = {}
-            for x in vals:
-                lo, hi = by_v.get(x // T, (x, x))
-                by_v[x // T] = (min(lo, x), max(hi, x))
-            ranges = [[v, lo, hi] for v, (lo, hi) in sorted(by_v.items())]
+    vals = image(Hf)
+    if vals is not None:
+        by_v = {}
+        for x in vals:
+            lo, hi = by_v.get(x // T, (x, x))
+            by_v[x // T] = (min(lo, x), max(hi, x))
+        ranges = [[v, lo, hi] for v, (lo, hi) in sorted(by_v.items())]
     add_table(d, "selected_tvs", rows=rows, threads=T, ranges=ranges, top_axis=top_axis.name,
               top_stride=top_axis.stride, top_coord=list(it.idx2crd(top_axis.weight, tile)))
     return Hf
