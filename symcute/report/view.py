@@ -16,6 +16,7 @@ class View:
     def __init__(self, derivation):
         self.d = derivation
         self.top = derivation.steps(top_level_only=True)
+        self._proofs = None
 
     @property
     def config(self) -> dict:
@@ -71,6 +72,11 @@ class View:
 
     def proofs(self) -> list:
         """Every proof step in order, with its answer."""
+        if self._proofs is None:
+            self._proofs = self._collect_proofs()
+        return self._proofs
+
+    def _collect_proofs(self) -> list:
         from ..trace.rules import RULES
         out = []
         for s in self.top:

@@ -160,10 +160,18 @@ class Derivation:
 
     def steps(self, top_level_only: bool = False) -> list[Step]:
         """Steps in the order they finished (top-level steps only, if asked)."""
-        nodes = [n for n, d in self.graph.nodes(data=True) if d.get("role") == "step"]
+        nodes = [n for n, d in self.graph.nodes(data=True)
+                 if d.get("role") == "step" and (not top_level_only or d["depth"] == 0)]
         nodes.sort(key=lambda n: self.graph.nodes[n]["order"])
-        out = [self.step(n) for n in nodes]
-        return [s for s in out if s.depth == 0] if top_level_only else out
+        return [self.step(n) for n in nodes]
+
+    def last(self, rule: str) -> Step | None:
+        """The step of ``rule`` that finished last (``None`` if there is none)."""
+        best = None
+        for n, d in self.graph.nodes(data=True):
+            if d.get("role") == "step" and d["rule"] == rule and (best is None or d["order"] > best[1]):
+                best = (n, d["order"])
+        return None if best is None else self.step(best[0])
 
     def children(self, step: Step) -> list[Step]:
         return [s for s in self.steps() if s.parent == step.node]
@@ -245,12 +253,23 @@ class _Paused:
         hook.current.reset(self._token)
 
 
+_SIGNATURES: dict = {}
+
+
+def _signature(fn) -> inspect.Signature:
+    """``inspect.signature`` of a traced operation, computed once per function (it is slow)."""
+    sig = _SIGNATURES.get(fn)
+    if sig is None:
+        sig = _SIGNATURES[fn] = inspect.signature(fn)
+    return sig
+
+
 def _bind(fn, args, kwargs) -> dict:
     """Argument name -> value, using the operation's signature when there is one."""
     if fn is None:
         return dict(kwargs)
     try:
-        bound = inspect.signature(fn).bind(*args, **kwargs)
+        bound = _signature(fn).bind(*args, **kwargs)
     except (TypeError, ValueError):
         return {f"arg{i}": a for i, a in enumerate(args)} | dict(kwargs)
     out = {}

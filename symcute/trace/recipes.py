@@ -186,6 +186,11 @@ def add_proof(d: Derivation, rule: str, proof, inputs: dict, labels: list, claim
     d.add_step(rule, inputs, proof, details)
 
 
+def _last_node(d: Derivation) -> str:
+    """The step node recorded last."""
+    return max((n for n, x in d.graph.nodes(data=True) if x.get("role") == "step"), key=lambda n: int(n[1:]))
+
+
 def add_formula(d: Derivation, layout, f, label: str, **extra) -> None:
     d.add_step("formula", {"layout": layout}, f, {"label": label, "axes": _formula_row(f),
                                                   "text": str(f), "text_zeros": f.str_with_zeros(),
@@ -310,7 +315,7 @@ def _configuration(d, tiled, op) -> None:
 
 def _thread_domain(d, tiled, op, F) -> None:
     """thrfrg_X(ref) against the final TV layout: threads, TVs, distinct elements (the seed's table)."""
-    step = d.find(f"get_layout{op}_TV")[-1]
+    step = d.last(f"get_layout{op}_TV")
     details = step.details
     thrfrg, ref = details["thrfrg"], details["ref"]
     tile = details.get("broadcast_tile")
@@ -351,7 +356,7 @@ def _right_inverse_steps(d, F, Ff, G, op):
         Cf = sym.coalesce(Ff)
         if Gf.layout != G:
             raise AssertionError(f"symbolic right_inverse {Gf.layout} differs from core {G}")
-    step = d.find("right_inverse")[-1]
+    step = d.last("right_inverse")
     labels = list(Cf.leaf_labels)
     det = step.details
     named = {"coalesced": str(det["coalesced"]), "modes": labels,
@@ -434,7 +439,7 @@ def _upcast_steps(d, H, Hf, U, n, label):
         Uf = sym.upcast(Hf, n)
         if Uf.layout != U:
             raise AssertionError(f"symbolic upcast {Uf.layout} differs from core {U}")
-    step = d.find("upcast")[-1]
+    step = d.last("upcast")
     modes = [list(m) for m in step.details.get("modes", [])]
     each = list(it.product_each(U.shape)) if isinstance(U.shape, tuple) else [U.shape]
     rows = []
@@ -608,7 +613,7 @@ def _step_check(d: Derivation, step, k: int, args: dict, f) -> None:
             return
     rid = {"right_inverse": "prove_right_inverse", "left_inverse": "prove_left_inverse"}.get(claim, "prove_equal")
     add_proof(d, rid, p, {"result": d.obj(step.output)}, lab, claim, n)
-    d.graph.nodes[d.steps()[-1].node]["details"]["step"] = k
+    d.graph.nodes[_last_node(d)]["details"]["step"] = k
 
 
 # --- TV layouts of a TiledMMA (GMMA and other atoms without an LDSM tiled copy) ---------------------------
@@ -659,7 +664,7 @@ def _tv_operand(d, tiled, op) -> None:
     with d.paused():
         Gf = sym.right_inverse(Ff)
         Cf = sym.coalesce(Ff)
-        det = d.find("right_inverse")[-1].details
+        det = d.last("right_inverse").details
         labels = list(Cf.leaf_labels)
         strides = it.flatten_to_tuple(det["coalesced"].stride)
         order = [f"{labels[k]}({strides[k]})" for k in det["order"]]
@@ -675,7 +680,7 @@ def _tv_operand(d, tiled, op) -> None:
                    tile[0] * tile[1])]
     for rule, p, claim, n, target in checks:
         add_proof(d, rule, p, {"L": F, "R": G} if "inverse" in rule else {"L": F}, ["F", "G"], claim, n, target)
-        d.graph.nodes[d.steps()[-1].node]["details"]["operand"] = op
+        d.graph.nodes[_last_node(d)]["details"]["operand"] = op
     if Gf.axes:
         top = max(Gf.axes, key=lambda a: a.stride)
         q = top.weight

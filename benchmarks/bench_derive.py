@@ -1,0 +1,158 @@
+"""``symcute derive`` for the seed, cold and warm, next to compiling and running the same chain with g++ and CuTe.
+
+Measures, on this machine, in one run:
+
+- cold: ``python -m symcute derive > /dev/null`` in a fresh process (median of --runs);
+- warm: ``markdown(derive_retile(**SEED))`` in this process (median of --warm-runs), split into
+  the recipe (recording, formulas, proofs) and the rendering;
+- CuTe: the equivalent C++ program (make_tiled_mma, get_layoutA_TV, right_inverse, with_shape,
+  upcast<1024>, upcast<512>, make_tiled_copy_A, partition_fragment_A, retile) compiled with g++
+  against CUTLASS 4.2's headers and run, through ``symcute.oracle`` with the precompiled header on
+  and the result cache off (median of --cute-runs); its output is checked against the recipe's;
+- start-up: the import time of the modules the cold process loads (``python -X importtime``).
+
+    python benchmarks/bench_derive.py [--runs 7] [--warm-runs 30] [--cute-runs 3] [--markdown]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from symcute.report import markdown  # noqa: E402
+from symcute.trace.recipes import SEED, derive_retile  # noqa: E402
+
+# The seed's chain in C++; each line prints one value the recipe labels.
+CUTE_SEED = {
+    "F": "auto mma = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN{}, Layout<Shape<_2,_2,_1>>{}); "
+         "print(mma.get_layoutA_TV());",
+    "G": "auto mma = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN{}, Layout<Shape<_2,_2,_1>>{}); "
+         "print(right_inverse(mma.get_layoutA_TV()));",
+    "H": "auto mma = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN{}, Layout<Shape<_2,_2,_1>>{}); "
+         "print(right_inverse(mma.get_layoutA_TV()).with_shape(make_shape(_32{}, _16{})));",
+    "frg_layout_mn": "auto mma = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN{}, Layout<Shape<_2,_2,_1>>{}); "
+                     "print(upcast<1024>(right_inverse(mma.get_layoutA_TV()).with_shape(make_shape(_32{}, _16{}))));",
+    "contrast": "auto mma = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN{}, Layout<Shape<_2,_2,_1>>{}); "
+                "print(upcast<512>(right_inverse(mma.get_layoutA_TV()).with_shape(make_shape(_32{}, _16{}))));",
+    "retile": "auto mma = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN{}, Layout<Shape<_2,_2,_1>>{}); "
+              "auto tc = make_tiled_copy_A(Copy_Atom<SM75_U32x2_LDSM_N, half_t>{}, mma); "
+              "auto frag = mma.get_slice(0).partition_fragment_A(make_tensor<half_t>(Shape<_32,_16>{})); "
+              "print(tc.retile(frag.layout()));",
+}
+
+
+def _median(xs):
+    return statistics.median(xs)
+
+
+def cold(runs: int) -> list:
+    times = []
+    for _ in range(runs):
+        began = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "symcute", "derive"], stdout=subprocess.DEVNULL, check=True, cwd=ROOT)
+        times.append(time.perf_counter() - began)
+    return times
+
+
+def warm(runs: int) -> tuple[list, list, list]:
+    markdown(derive_retile(**SEED))  # first call: imports and caches
+    total, recipe, render = [], [], []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        d = derive_retile(**SEED)
+        t1 = time.perf_counter()
+        markdown(d, "en")
+        t2 = time.perf_counter()
+        total.append(t2 - t0)
+        recipe.append(t1 - t0)
+        render.append(t2 - t1)
+    return total, recipe, render
+
+
+def cute(runs: int):
+    """Median wall time of compiling and running the seed's chain (PCH on, cache off), and its outputs."""
+    try:
+        from symcute.oracle import CuteOracle, OracleUnavailable
+    except ImportError:
+        return None, "symcute.oracle is missing"
+    try:
+        oracle = CuteOracle(pch=True, cache=False, jobs=1)
+    except OracleUnavailable as e:
+        return None, str(e)
+    oracle.toolchain.ensure_pch()   # build the precompiled header once, outside the timing
+    body = {"seed": " print(\"\\n\"); ".join(CUTE_SEED.values()).replace(
+        "auto mma", "{ auto mma").replace("; print(\"\\n\");", "; } print(\"\\n\");") + " }"}
+    times, result = [], None
+    for _ in range(runs):
+        began = time.perf_counter()
+        result = oracle.run(body)["seed"]
+        times.append(time.perf_counter() - began)
+    return times, result
+
+
+def importtime() -> list:
+    """(module, cumulative microseconds) of the heaviest imports of ``symcute derive``'s modules."""
+    code = "import symcute.cli.derive, symcute.trace.recipes, symcute.report.retile, symcute.atoms"
+    proc = subprocess.run([sys.executable, "-X", "importtime", "-c", code], capture_output=True, text=True, cwd=ROOT)
+    rows = []
+    for line in proc.stderr.splitlines():
+        m = re.match(r"import time:\s+(\d+) \|\s+(\d+) \|(\s*)(\S+)", line)
+        if m and len(m.group(3)) <= 3:   # top-level imports and their direct children
+            rows.append((m.group(4), int(m.group(2))))
+    rows.sort(key=lambda r: -r[1])
+    return rows[:10]
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--runs", type=int, default=7, help="cold process runs")
+    ap.add_argument("--warm-runs", type=int, default=30, help="in-process runs")
+    ap.add_argument("--cute-runs", type=int, default=3, help="g++ compile-and-run runs")
+    ap.add_argument("--markdown", action="store_true", help="print a Markdown table")
+    args = ap.parse_args(argv)
+
+    c = cold(args.runs)
+    w, r, m = warm(args.warm_runs)
+    ct, out = cute(args.cute_runs)
+    d = derive_retile(**SEED)
+    if ct is not None:
+        expected = "\n".join(d.text(d.labelled(k)) for k in CUTE_SEED)
+        agree = out.ok and out.output.strip() == expected
+    rows = [("symcute derive, fresh process (median)", _median(c)),
+            ("recipe + markdown, warm (median)", _median(w)),
+            ("  recipe (record, formulas, proofs)", _median(r)),
+            ("  markdown rendering", _median(m))]
+    if ct is not None:
+        rows.append(("CuTe: g++ compile + run, PCH on, cache off (median)", _median(ct)))
+    if args.markdown:
+        print("| measurement | seconds |\n|---|---|")
+        for name, v in rows:
+            print(f"| {name} | {v:.3f} |")
+    else:
+        for name, v in rows:
+            print(f"{name:58s} {v * 1000:9.1f} ms")
+    if ct is not None:
+        print(f"\ncold process vs g++: {_median(ct) / _median(c):.1f}x faster (goal >= 3x); "
+              f"warm: {_median(w) * 1000:.1f} ms (goal < 50 ms)")
+        print(f"CuTe's output {'equals' if agree else 'DIFFERS FROM'} the recipe's F, G, H, upcast<1024>, "
+              f"upcast<512>, retile")
+    else:
+        print(f"\nCuTe timing skipped: {out}")
+    print(f"\ncores: {os.cpu_count()}; load average: {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print("heaviest imports of the derive path (cumulative):")
+    for name, us in importtime():
+        print(f"  {name:40s} {us / 1000:7.1f} ms")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
