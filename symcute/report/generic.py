@@ -19,7 +19,7 @@ def render(view, t) -> str:
     conf = view.config
     expr = conf.get("expression")
     title = t("expr_title", expr=code(expr)) if expr else md.esc(view.d.title or "derivation")
-    parts = [md.heading(1, title), t("expr_intro")]
+    parts = [md.heading(1, title), t("expr_intro" if expr else "hand_intro")]
     if expr:
         parts.append(block(expr))
     if view.has_table("bindings"):
@@ -88,7 +88,7 @@ def _step(view, t, step, k, fstep, proofs) -> list:
         parts += [t("step_formula"), block(f["text_zeros"])]
         if f["axes"]:
             parts.append(axes_table(t, f["axes"], t("row_stride"), t("row_weight")))
-    details = [(key, val) for key, val in step.details.items() if val is not None]
+    details = [(key, step.details[key]) for key in _detail_order(step.details) if step.details[key] is not None]
     if details:
         lines = []
         for key, val in details:
@@ -106,6 +106,16 @@ def _step(view, t, step, k, fstep, proofs) -> list:
     for s, p in proofs:
         parts.append(check(t, s, p))
     return parts
+
+
+# the order the operations explain themselves in (JSON sorts keys, so the order must not come from the dict)
+_DETAILS = ("coalesced", "weights", "order", "chosen", "skipped", "n", "modes", "filtered", "sorted_modes",
+            "divisions")
+
+
+def _detail_order(details: dict) -> list:
+    known = [k for k in _DETAILS if k in details]
+    return known + sorted(k for k in details if k not in _DETAILS)
 
 
 def _value(v) -> str:

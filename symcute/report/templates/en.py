@@ -291,6 +291,8 @@ TEXT = {
     "expr_intro": "symcute evaluated the expression below with the bindings listed, recording every CuTe "
                   "operation; each step shows its rule, its result as a formula over named sub-axes, and the "
                   "identities the rule guarantees, checked by the prover.",
+    "hand_intro": "symcute recorded the CuTe operations below; each step shows its rule, its result, the "
+                  "intermediate quantities the operation noted, and the checks recorded for it.",
     "expr_bindings": "Bindings:",
     "expr_result": "Result:",
     "sec_step": "Step {k}: {call}",

@@ -246,6 +246,7 @@ TEXT = {
     "expr_title": "{expr} 的推导",
     "expr_intro": "symcute 在下列绑定下求值这个表达式，并记录每个 CuTe 操作；每一步给出其规则、以命名子轴公式表示的结果，"
                   "以及该规则保证的恒等式（由证明器检查）。",
+    "hand_intro": "symcute 记录了下面的 CuTe 操作；每一步给出其规则、结果、操作记下的中间量，以及为它记录的检查。",
     "expr_bindings": "绑定：",
     "expr_result": "结果：",
     "sec_step": "第 {k} 步：{call}",
