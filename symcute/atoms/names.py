@@ -8,7 +8,8 @@ at prefix product ``P`` is a *digit* covering ``[P, P*s)`` of the thread index
   its A, B and C layouts, so A, B and C share them) are ``t0, t1, ...``, placed
   into the thread index through ThrID;
 * the atom-layout modes of ``thr_layout_vmnk`` are ``wm, wn, wk`` (``wm0, wm1``
-  when a mode has several leaves);
+  when a mode has several leaves); thread indices in its holes (its complement,
+  which CuTe's ``thridx_2_thrid`` spans: SM70's quad pairs skip lanes 4..15) are ``c``;
 * an operand's atom values are ``v0, v1, ...``; the values of the tiles a
   thread repeats over (the Rest modes) are ``rm, rn, rk``;
 * a copy's own value digits are ``sv0...`` (source) and ``dv0...``
@@ -147,6 +148,13 @@ def mma_thread_table(tiled_mma) -> list[Digit]:
         for j, (s, d) in enumerate(leaves):
             if d != 0:
                 table.append(Digit(d, s, tag if len(leaves) == 1 else f"{tag}{j}"))
+    # thread indices in the holes of thr_layout_vmnk (SM70's quad pairs skip lanes 4..15): CuTe's
+    # thridx_2_thrid spans them through complement(vmnk), so they are digits too
+    from ..core import complement
+    comp = complement(vmnk)
+    leaves = [(s, d) for s, d in zip(it.flatten_to_tuple(comp.shape), it.flatten_to_tuple(comp.stride)) if s > 1]
+    for j, (s, d) in enumerate(leaves):
+        table.append(Digit(d, s, "c" if len(leaves) == 1 else f"c{j}"))
     return table
 
 
