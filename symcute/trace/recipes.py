@@ -339,8 +339,10 @@ def _formula_F(d, tiled, op, F, Ff) -> None:
     tile = (tiled.tile_size(i), tiled.tile_size(j))
     T = F[0].size()
     bcast = [a.name for a in sym.broadcast_axes(Ff)]
+    with d.paused():
+        outer = _atom_layout_names(tiled)
     add_formula(d, F, Ff, "F", thread_terms=mode_terms(Ff, 0, 1), value_terms=mode_terms(Ff, 1, T),
-                coordinates=coordinate_terms(Ff, tile, _atom_layout_names(tiled)), tile=list(tile), axes_names=list(axes),
+                coordinates=coordinate_terms(Ff, tile, outer), tile=list(tile), axes_names=list(axes),
                 broadcast=bcast, threads=T, values=F.size() // T)
     with d.paused():
         inj = sym.is_injective(Ff)
