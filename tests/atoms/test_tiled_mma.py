@@ -91,7 +91,7 @@ def test_gmma_ss_fragments_are_descriptors():
     ((SEED_ATOM, (2, 2, 1, 1)), "rank-3 AtomLayoutMNK"),
     ((SEED_ATOM, (1, 1, 1), (16, 8, 16, 1)), "rank-3 PermutationMNK"),
     ((SEED_ATOM, (1, 1, 1), (0,)), "must be positive"),
-    ((SEED_ATOM, (1, 1, 1), ("x",)), ""),
+    ((SEED_ATOM, (1, 1, 1), ("x",)), "x"),
     (("SM80_16x8x16_F16F16F16F16_XX",), "did you mean"),
 ])
 def test_refused_inputs(args, match):
