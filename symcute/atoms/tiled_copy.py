@@ -82,6 +82,12 @@ class TiledCopy:
     def tiled_num_val(self) -> int:
         return size(self.layout_tv[1])
 
+    # CuTe's spellings of the same member types
+    TiledNumThr = tiled_num_thr
+    TiledNumVal = tiled_num_val
+    AtomNumThr = atom_num_thr
+    AtomNumVal = atom_num_val
+
     @property
     def TiledLayout_TV(self) -> Layout:
         return self.layout_tv
