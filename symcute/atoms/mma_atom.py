@@ -10,6 +10,7 @@ build their own atoms with the same constructor the catalog uses.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from ..core import Layout
 from ..errors import LayoutError
@@ -26,6 +27,11 @@ class UpstreamDefect:
     upstream_text: str = ""
 
 
+@lru_cache(maxsize=1024)
+def _parse(text: str) -> Layout:
+    return Layout.parse(text)   # the catalog repeats a few dozen layouts hundreds of times
+
+
 def _as_layout(x, what: str, name: str) -> Layout | None:
     if x is None or isinstance(x, Layout):
         return x
@@ -33,7 +39,7 @@ def _as_layout(x, what: str, name: str) -> Layout | None:
         return Layout(x)
     if isinstance(x, str):
         try:
-            return Layout.parse(x)
+            return _parse(x)
         except LayoutError as e:
             raise LayoutError(f"MMAAtom {name!r}: {what} {x!r} is not a layout: {e}") from None
     raise LayoutError(f"MMAAtom {name!r}: {what} must be a Layout or CuTe notation, got {x!r}")
