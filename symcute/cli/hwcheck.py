@@ -56,6 +56,7 @@ def user_atoms(args) -> list:
     """(MMAAtom, base name) pairs from --user-atom and --user-json."""
     from ..atoms.hwcheck_plan import derive_atom
     from ..atoms.mma_lookup import mma_atom
+    from ..core import Layout
     from ..errors import SymcuteError
 
     specs = []
@@ -81,10 +82,18 @@ def user_atoms(args) -> list:
     pairs = []
     for s in specs:
         base = mma_atom(s["base"])
+        layouts = {}
         for key in ("a", "b", "c", "thr_id"):
-            if s.get(key) is not None and not isinstance(s[key], str):
+            if s.get(key) is None:
+                continue
+            if not isinstance(s[key], str):
                 raise SymcuteError(f"hwcheck: user atom {s['name']!r}: {key} must be CuTe notation text")
-        atom = derive_atom(base, s["name"], a=s.get("a"), b=s.get("b"), c=s.get("c"), thr_id=s.get("thr_id"))
+            try:
+                layouts[key] = Layout.parse(s[key])
+            except SymcuteError as e:
+                raise SymcuteError(f"hwcheck: user atom {s['name']!r}: {key} {s[key]!r} is not a layout: {e}") \
+                    from None
+        atom = derive_atom(base, s["name"], **layouts)
         pairs.append((atom, base.name))
     return pairs
 

@@ -25,8 +25,9 @@ def simulate_d(case: Case, frags_trial: dict, truth: Case) -> bytes:
     """32 lanes of D registers: the instruction reads the lanes' registers through ``truth``'s layouts."""
     maps = truth.operand_maps()
     arith = truth.arithmetic()
-    zero = {"real": 0, "complex": (0, 0), "gauss": (0, 0, 0)}[arith]
-    zeros = {"A": zero if arith == "real" else (0, 0), "B": zero if arith == "real" else (0, 0), "C": zero}
+    zero = {"real": 0, "xor": 0, "complex": (0, 0), "gauss": (0, 0, 0)}[arith]
+    ab_zero = zero if arith in ("real", "xor") else (0, 0)
+    zeros = {"A": ab_zero, "B": ab_zero, "C": zero}
     # What the truth's threads hold: the lanes' register contents, read by truth's thread ids.
     lane_of_case = {lane: t for t, lane in enumerate(case.lanes())}
     tiles = {}

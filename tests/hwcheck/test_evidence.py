@@ -1,0 +1,76 @@
+"""CI guard: every catalogued atom of the covered families has hardware evidence for its current layouts.
+
+The shipped evidence (symcute/atoms/data/hw_evidence.json) records the
+fingerprint of the layouts that ran on the GPU.  Changing a catalogued atom's
+shape, thr_id, A/B/C layouts or value types, or adding an atom to a covered
+family, fails this test until the hardware check is run again:
+
+    symcute hwcheck --all --emit DIR; bash DIR/run.sh   # on a machine with the GPU
+    symcute hwcheck --results DIR/results.jsonl --evidence-out symcute/atoms/data/hw_evidence.json
+"""
+
+from pathlib import Path
+
+import pytest
+
+from symcute.atoms.hwcheck_api import read_results
+from symcute.atoms.hwcheck_evidence import check_evidence, evidence_from_report, load_evidence
+from symcute.atoms.hwcheck_plan import derive_atom
+from symcute.atoms.mma_atom import MMAAtom
+from symcute.atoms.mma_catalog import WARP_ATOMS
+
+RUN = Path(__file__).parent / "data" / "h200_2026-11-29"
+
+
+@pytest.fixture(scope="module")
+def evidence():
+    return load_evidence()
+
+
+def test_catalog_matches_the_hardware_evidence(evidence):
+    problems = check_evidence(evidence)
+    assert problems == [], "\n".join(problems)
+
+
+def test_covered_families_are_the_mma_sync_families_that_ran(evidence):
+    assert set(evidence["covered_families"]) >= {"SM70", "SM75", "SM80", "SM89", "SM90"}
+    ran = [n for n, row in evidence["atoms"].items() if row["verdict"] in ("agree", "disagree")]
+    assert len(ran) >= 20
+    assert evidence["run"]["device"] == "NVIDIA H200" and evidence["run"]["arch"] == "sm_90a"
+
+
+def test_evidence_is_derived_from_the_recorded_run_not_edited(evidence):
+    assert evidence_from_report(read_results(RUN / "results.jsonl.gz")) == evidence
+
+
+def test_a_changed_layout_is_caught(evidence):
+    name = "SM80_16x8x16_F16F16F16F16_TN"
+    changed = dict(WARP_ATOMS)
+    changed[name] = derive_atom(WARP_ATOMS[name], name, c="((4,8),(2,2)):((32,1),(8,16))")
+    problems = check_evidence(evidence, changed)
+    assert len(problems) == 1 and problems[0].startswith(name) and "re-run symcute hwcheck" in problems[0]
+
+
+def test_a_changed_value_type_is_caught(evidence):
+    name = "SM80_16x8x8_F32BF16BF16F32_TN"
+    a = WARP_ATOMS[name]
+    changed = dict(WARP_ATOMS)
+    changed[name] = MMAAtom(name, a.shape_mnk, a.thr_id, a.a_layout, a.b_layout, a.c_layout,
+                            "float", "half_t", "half_t", "float")
+    assert [p.split(":")[0] for p in check_evidence(evidence, changed)] == [name]
+
+
+def test_a_new_atom_of_a_covered_family_needs_evidence(evidence):
+    base = WARP_ATOMS["SM80_16x8x16_F16F16F16F16_TN"]
+    extra = dict(WARP_ATOMS)
+    extra["SM80_16x8x16_F16F16F16F16_TN_NEW"] = derive_atom(base, "SM80_16x8x16_F16F16F16F16_TN_NEW")
+    extra["SM100_NOT_COVERED"] = derive_atom(base, "SM100_NOT_COVERED")
+    problems = check_evidence(evidence, extra)
+    assert len(problems) == 1 and "no hardware evidence" in problems[0]
+
+
+def test_a_disagreement_must_be_a_known_defect(evidence):
+    import copy
+    ev = copy.deepcopy(evidence)
+    ev["atoms"]["SM80_16x8x16_F16F16F16F16_TN"]["verdict"] = "disagree"
+    assert any("not a known upstream defect" in p for p in check_evidence(ev))
