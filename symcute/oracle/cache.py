@@ -1,7 +1,7 @@
 """On-disk memo of case results, so repeated local runs are instant.
 
 Contract: a result is stored under ``sha256(toolchain key, format version,
-preamble, case body)``; the toolchain key changes with the compiler, the
+case-runner template, preamble, case body)``; the toolchain key changes with the compiler, the
 flags and every header file (see ``toolchain.py``), so a stored result is
 never served for other headers. Only verdicts that the program text alone
 decides are stored (ok, rejected, crashed); time-outs and machinery failures
@@ -18,6 +18,8 @@ import os
 import tempfile
 from pathlib import Path
 
+from symcute.oracle.program import TEMPLATE_ID
+
 FORMAT_VERSION = "1"  # bump when the program template or result fields change
 
 
@@ -30,12 +32,13 @@ class ResultCache:
     """Results by case text under ``directory`` (one small JSON file per case)."""
 
     def __init__(self, directory: Path, toolchain_key: str):
-        self.directory = Path(directory)
+        # One folder per toolchain, so results for old headers can be deleted as a whole.
+        self.directory = Path(directory) / toolchain_key
         self.toolchain_key = toolchain_key
 
     def key(self, preamble: str, body: str) -> str:
         digest = hashlib.sha256()
-        for part in (self.toolchain_key, FORMAT_VERSION, preamble, body):
+        for part in (self.toolchain_key, FORMAT_VERSION, TEMPLATE_ID, preamble, body):
             digest.update(part.encode() + b"\0")
         return digest.hexdigest()
 

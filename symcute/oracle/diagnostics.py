@@ -2,10 +2,11 @@
 
 Contract: :func:`attribute` maps case index -> list of :class:`Diagnostic`
 (an error with the context lines that led to it and the notes after it).
-An error belongs to every case that its context or its own location names as
-``symcute-case-N:LINE`` (the ``#line`` file of case N, see ``program.py``) or
-whose function ``symcute_run_N`` it is "In function ...". Notes never
-attribute: a note can point anywhere (a candidate, a declaration).
+An error located at ``symcute-case-N:LINE`` (the ``#line`` file of case N,
+see ``program.py``) belongs to case N; an error located in a header belongs
+to every case its context names that way or as "In function
+'symcute_run_N'". Notes never attribute: a note can point anywhere (a
+candidate, a declaration).
 
 g++ prints a context ("In instantiation of", "required from", "In function")
 only when it changes, so an error without fresh context inherits the previous
@@ -65,7 +66,10 @@ def parse(stderr: str) -> list[Diagnostic]:
         if m and m.group("kind") in ("error", "fatal error"):
             if fresh:
                 context, fresh = fresh, []
-            diagnostics.append(Diagnostic(m.group("message").strip(), list(context), [], m.group("where")))
+            # Driver messages ("g++: fatal error: Killed signal ...") have no
+            # source location and belong to no instantiation context.
+            located = re.search(r":\d+:\d+$", m.group("where")) is not None
+            diagnostics.append(Diagnostic(m.group("message").strip(), list(context) if located else [], [], m.group("where")))
         elif m and m.group("kind") == "note":
             if diagnostics and not fresh:
                 diagnostics[-1].notes.append(line)
@@ -77,9 +81,18 @@ def parse(stderr: str) -> list[Diagnostic]:
 
 
 def cases_named(diagnostic: Diagnostic) -> set[int]:
-    """Case indices named by a diagnostic's context or location (not by its notes)."""
+    """Case indices a diagnostic is about.
+
+    An error located in a case's own lines belongs to that case alone: g++
+    does not always announce that it left an instantiation context, so an
+    inherited context may be stale. An error located in a header belongs to
+    the cases its context names (``required from here``, ``In function``).
+    """
+    own = {int(n) for n in CASE_FILE_RE.findall(diagnostic.location)}
+    if own:
+        return own
     found: set[int] = set()
-    for line in [*diagnostic.context, diagnostic.location]:
+    for line in diagnostic.context:
         found.update(int(n) for n in CASE_FILE_RE.findall(line))
         if ": In " in line:
             found.update(int(n) for n in CASE_FUNCTION_RE.findall(line))

@@ -17,13 +17,14 @@ Contract:
 
 from __future__ import annotations
 
+import hashlib
 import re
 
 CASE_FILE = "symcute-case-{}"
 CASE_FILE_RE = re.compile(r"symcute-case-(\d+):\d+")
 CASE_FUNCTION_RE = re.compile(r"symcute_run_(\d+)\b")
 
-_BEGIN = "\x1esymcute-begin {}\x1e\n"
+_CASE = '#line 1 "{file}"\nstatic void symcute_run_{index}() {{\n{body}\n}}\n'
 _END_RE = re.compile(r"\n\x1esymcute-end (\d+) (-?\d+) (-?\d+)\x1e\n")
 _BEGIN_RE = re.compile(r"\x1esymcute-begin (\d+)\x1e\n")
 
@@ -39,6 +40,7 @@ int main() {
     pid_t pid = fork();
     if (pid == 0) {
       dup2(1, 2);  // assertion messages belong to the case's output
+      std::setvbuf(stdout, nullptr, _IONBF, 0);  // keep what was printed before a crash
       alarm(%(seconds)d);
       symcute_cases[i]();
       std::fflush(stdout);
@@ -57,6 +59,10 @@ int main() {
 """
 
 
+# Part of the result-cache key: a change to the case runner invalidates stored results.
+TEMPLATE_ID = hashlib.sha256((_MAIN + _CASE).encode()).hexdigest()[:16]
+
+
 def render(bodies: list[str], preamble: str = "", seconds: int = 20, includes: str = "") -> str:
     """The C++ source running ``bodies`` (statements) in order; ``preamble`` goes before them.
 
@@ -67,7 +73,7 @@ def render(bodies: list[str], preamble: str = "", seconds: int = 20, includes: s
     if preamble:
         parts.append('#line 1 "symcute-preamble"\n' + preamble.rstrip() + "\n")
     for i, body in enumerate(bodies):
-        parts.append(f'#line 1 "{CASE_FILE.format(i)}"\nstatic void symcute_run_{i}() {{\n{body.rstrip()}\n}}\n')
+        parts.append(_CASE.format(file=CASE_FILE.format(i), index=i, body=body.rstrip()))
     table = "".join(f"symcute_run_{i}, " for i in range(len(bodies))) + "nullptr"
     parts.append(_MAIN % {"table": table, "seconds": seconds})
     return "".join(parts)

@@ -11,7 +11,8 @@ Contract:
   file (path, size or mtime) changes, so nothing cached under it goes stale.
 * :meth:`Toolchain.ensure_pch` builds ``<cache>/pch/<key>/symcute_oracle.hpp.gch``
   once; concurrent builders each write a private temporary file and rename it,
-  so readers never see half a file.
+  so readers never see half a file. PCH folders of other keys unused for three
+  days are deleted (each is ~180 MB; CI venvs make a new key per install).
 """
 
 from __future__ import annotations
@@ -23,8 +24,11 @@ import shutil
 import subprocess
 import tempfile
 import threading
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from symcute.oracle.prelude import PRELUDE
 
 
 class OracleError(RuntimeError):
@@ -35,19 +39,8 @@ class OracleUnavailable(OracleError):
     """Real CuTe cannot be compiled here: no g++ or no headers. The message says which."""
 
 
-# The headers every case may use; `using namespace cute;` stays out of the PCH
-# so that the generated file shows it.
-PCH_HEADER = """\
-// symcute oracle: the CuTe includes, precompiled once.
-#include <cute/tensor.hpp>
-#include <cute/atom/mma_atom.hpp>
-#include <cute/atom/copy_atom.hpp>
-#include <cstdint>
-#include <cstdio>
-#include <csignal>
-#include <unistd.h>
-#include <sys/wait.h>
-"""
+# Kept in its own module: it is C++ text, long, and part of the cache key.
+PCH_HEADER = PRELUDE
 
 BASE_FLAGS = ("-std=c++17", "-w", "-O0", "-g0")
 
@@ -136,14 +129,20 @@ class Toolchain:
         gch = directory / "symcute_oracle.hpp.gch"
         with self._pch_lock:  # threads of one process build once; processes race benignly
             if gch.is_file() and header.is_file():
+                _touch(directory)
                 return header
+            _prune(directory.parent, keep=directory.name)
             try:
                 directory.mkdir(parents=True, exist_ok=True)
                 _atomic_write(header, PCH_HEADER.encode())
                 fd, tmp = tempfile.mkstemp(prefix=".gch-", dir=directory)
                 os.close(fd)
                 cmd = [self.cxx, *self.flags, *(f"-I{d}" for d in self.include_dirs), "-x", "c++-header", str(header), "-o", tmp]
-                proc = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+                try:
+                    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+                except subprocess.TimeoutExpired:
+                    os.unlink(tmp)
+                    return None  # a starved machine: compile without a PCH (slower, same results)
                 if proc.returncode != 0:
                     os.unlink(tmp)
                     raise OracleUnavailable("the CuTe headers do not compile here:\n" + proc.stderr[-4000:])
@@ -151,6 +150,37 @@ class Toolchain:
             except OSError:
                 return None  # unwritable cache: compile without a PCH (slower, same results)
         return header
+
+
+STALE_SECONDS = 3 * 24 * 3600  # a PCH is ~180 MB; one unused this long belongs to old headers
+
+
+def _touch(directory: Path) -> None:
+    try:
+        os.utime(directory)
+    except OSError:
+        pass
+
+
+def _prune(pch_root: Path, keep: str) -> None:
+    """Delete other toolchains' PCH folders unused for STALE_SECONDS, and orphaned temporaries.
+
+    Age, not mere difference, decides: another process may be using a PCH
+    for other headers right now (ensure_pch touches the folder on each use).
+    """
+    if not pch_root.is_dir():
+        return
+    now = time.time()
+    for entry in pch_root.iterdir():
+        try:
+            if entry.name != keep and entry.is_dir() and now - entry.stat().st_mtime > STALE_SECONDS:
+                shutil.rmtree(entry, ignore_errors=True)
+            elif entry.is_dir():
+                for tmp in entry.glob(".gch-*"):
+                    if now - tmp.stat().st_mtime > 3600:  # a build killed half-way
+                        tmp.unlink()
+        except OSError:
+            continue
 
 
 def _atomic_write(path: Path, data: bytes) -> None:
