@@ -22,7 +22,7 @@ class Case:
     key: str
     op: str
     text: str            # the call in symcute's expression language (a reproducer)
-    cpp: str             # the C++ body printing CuTe's result
+    cpp: str             # the C++ expression whose value CuTe prints
     compute: Callable    # () -> the symcute value (or raises SymcuteError)
 
 
@@ -154,56 +154,57 @@ def gen(op: str, rng: random.Random, i: int) -> Case:
     if op == "coalesce":
         if L.rank > 1 and rng.random() < 0.3:
             prof = tuple(rng.choice([1, (1, 1)]) for _ in range(rng.randint(1, L.rank)))
-            return _case(op, i, f"coalesce({L}, {text_of(prof)})", f"print(coalesce({c}, {cpp_shape(prof)}));",
+            return _case(op, i, f"coalesce({L}, {text_of(prof)})", f"coalesce({c}, {cpp_shape(prof)})",
                          lambda: sc.coalesce(L, prof))
-        return _case(op, i, f"coalesce({L})", f"print(coalesce({c}));", lambda: sc.coalesce(L))
+        return _case(op, i, f"coalesce({L})", f"coalesce({c})", lambda: sc.coalesce(L))
     if op == "filter":
-        return _case(op, i, f"filter({L})", f"print(filter({c}));", lambda: sc.filter(L))
+        return _case(op, i, f"filter({L})", f"filter({c})", lambda: sc.filter(L))
     if op == "filter_zeros":
-        return _case(op, i, f"filter_zeros({L})", f"print(filter_zeros({c}));", lambda: sc.filter_zeros(L))
+        return _case(op, i, f"filter_zeros({L})", f"filter_zeros({c})", lambda: sc.filter_zeros(L))
     if op == "composition":
         if rng.random() < 0.25 and L.rank > 1:
             T = rand_tiler(rng, L)
             T = T if isinstance(T, tuple) else (T,)
             T = tuple(x for x in T)
-            return _case(op, i, f"composition({L}, {text_of(T)})", f"print(composition({c}, {cpp_tiler(T)}));",
+            return _case(op, i, f"composition({L}, {text_of(T)})", f"composition({c}, {cpp_tiler(T)})",
                          lambda: sc.composition(L, T))
         B = rand_layout(rng, max_rank=2, kind=rng.choice(["compact", "any"]))
         if rng.random() < 0.5:  # keep B's image mostly inside A's domain
             B = Layout(B.shape, like(B.shape, [d % max(L.size(), 1) if d > 0 else d for d in leaves(B.stride)]))
-        return _case(op, i, f"composition({L}, {B})", f"print(composition({c}, {cpp_value(str(B))}));",
+        return _case(op, i, f"composition({L}, {B})", f"composition({c}, {cpp_value(str(B))})",
                      lambda: sc.composition(L, B))
     if op == "complement":
         L = rand_layout(rng, kind=rng.choices(["compact", "any", "broadcast"], [7, 2, 1])[0])
+        c = cpp_value(str(L))
         r = rng.random()
         if r < 0.3:
-            return _case(op, i, f"complement({L})", f"print(complement({c}));", lambda: sc.complement(L))
+            return _case(op, i, f"complement({L})", f"complement({c})", lambda: sc.complement(L))
         if r < 0.8:
             n = rng.choice([1, 2, 5, 8, 16, 32, 64, 100, 128, 256]) * rng.choice([1, 2])
-            return _case(op, i, f"complement({L}, {n})", f"print(complement({c}, Int<{n}>{{}}));",
+            return _case(op, i, f"complement({L}, {n})", f"complement({c}, Int<{n}>{{}})",
                          lambda: sc.complement(L, n))
         s = rand_shape(rng, 3, 1, [2, 4, 8, 16])
-        return _case(op, i, f"complement({L}, {show(s)})", f"print(complement({c}, {cpp_shape(s)}));",
+        return _case(op, i, f"complement({L}, {show(s)})", f"complement({c}, {cpp_shape(s)})",
                      lambda: sc.complement(L, s))
     if op == "right_inverse":
-        return _case(op, i, f"right_inverse({L})", f"print(right_inverse({c}));", lambda: sc.right_inverse(L))
+        return _case(op, i, f"right_inverse({L})", f"right_inverse({c})", lambda: sc.right_inverse(L))
     if op == "left_inverse":
-        return _case(op, i, f"left_inverse({L})", f"print(left_inverse({c}));", lambda: sc.left_inverse(L))
+        return _case(op, i, f"left_inverse({L})", f"left_inverse({c})", lambda: sc.left_inverse(L))
     if op == "with_shape":
         size = L.size()
         s = rng.choice([size, (size,), _factor(rng, size), _factor(rng, size * rng.choice([1, 2]))])
-        return _case(op, i, f"{L}.with_shape({show(s)})", f"print({c}.with_shape({cpp_shape(s)}));",
+        return _case(op, i, f"{L}.with_shape({show(s)})", f"{c}.with_shape({cpp_shape(s)})",
                      lambda: L.with_shape(s))
     if op == "upcast":
         n = rng.choice([1, 2, 4, 8, 16, 3])
-        return _case(op, i, f"upcast<{n}>({L})", f"print(upcast<{n}>({c}));", lambda: sc.upcast(L, n))
+        return _case(op, i, f"upcast<{n}>({L})", f"upcast<{n}>({c})", lambda: sc.upcast(L, n))
     if op == "downcast":
         n = rng.choice([2, 4, 8])
-        return _case(op, i, f"downcast<{n}>({L})", f"print(downcast<{n}>({c}));", lambda: sc.downcast(L, n))
+        return _case(op, i, f"downcast<{n}>({L})", f"downcast<{n}>({c})", lambda: sc.downcast(L, n))
     if op == "recast_layout":
         a, b = rng.choice(list(TYPES)), rng.choice(list(TYPES))
         return _case(op, i, f"recast_layout<{a},{b}>({L})",
-                     f"print(recast_layout<{TYPES[a]}, {TYPES[b]}>({c}));", lambda: sc.recast_layout(L, a, b))
+                     f"recast_layout<{TYPES[a]}, {TYPES[b]}>({c})", lambda: sc.recast_layout(L, a, b))
     if op in ("logical_divide", "zipped_divide", "tiled_divide", "flat_divide"):
         L = rand_layout(rng, kind=rng.choice(["compact", "compact", "any"]))
         c = cpp_value(str(L))
@@ -211,7 +212,7 @@ def gen(op: str, rng: random.Random, i: int) -> Case:
         if op != "logical_divide" and isinstance(T, tuple) and any(x is sc._ for x in T):
             T = tuple(1 if x is sc._ else x for x in T)
         fn = getattr(sc, op)
-        return _case(op, i, f"{op}({L}, {text_of(T)})", f"print({op}({c}, {cpp_tiler(T)}));", lambda: fn(L, T))
+        return _case(op, i, f"{op}({L}, {text_of(T)})", f"{op}({c}, {cpp_tiler(T)})", lambda: fn(L, T))
     if op in ("logical_product", "zipped_product", "tiled_product", "flat_product"):
         L = rand_layout(rng, max_rank=2, kind="compact")
         c = cpp_value(str(L))
@@ -220,12 +221,12 @@ def gen(op: str, rng: random.Random, i: int) -> Case:
         else:
             T = tuple(rand_layout(rng, max_rank=2, depth=1, kind="compact") for _ in range(rng.randint(1, L.rank)))
         fn = getattr(sc, op)
-        return _case(op, i, f"{op}({L}, {text_of(T)})", f"print({op}({c}, {cpp_tiler(T)}));", lambda: fn(L, T))
+        return _case(op, i, f"{op}({L}, {text_of(T)})", f"{op}({c}, {cpp_tiler(T)})", lambda: fn(L, T))
     if op in ("blocked_product", "raked_product"):
         A = rand_layout(rng, max_rank=3, depth=1, kind="compact")
         B = rand_layout(rng, max_rank=3, depth=1, kind=rng.choice(["compact", "any"]))
         fn = getattr(sc, op)
-        return _case(op, i, f"{op}({A}, {B})", f"print({op}({cpp_value(str(A))}, {cpp_value(str(B))}));",
+        return _case(op, i, f"{op}({A}, {B})", f"{op}({cpp_value(str(A))}, {cpp_value(str(B))})",
                      lambda: fn(A, B))
     if op == "tile_to_shape":
         A = rand_layout(rng, max_rank=2, depth=1, kind="compact")
@@ -236,36 +237,36 @@ def gen(op: str, rng: random.Random, i: int) -> Case:
         if rng.random() < 0.3:
             order = tuple(rng.sample(range(len(trg)), len(trg)))
             return _case(op, i, f"tile_to_shape({A}, {show(trg)}, {show(order)})",
-                         f"print(tile_to_shape({cpp_value(str(A))}, {cpp_shape(trg)}, {cpp_shape(order)}));",
+                         f"tile_to_shape({cpp_value(str(A))}, {cpp_shape(trg)}, {cpp_shape(order)})",
                          lambda: sc.tile_to_shape(A, trg, order))
         return _case(op, i, f"tile_to_shape({A}, {show(trg)})",
-                     f"print(tile_to_shape({cpp_value(str(A))}, {cpp_shape(trg)}));",
+                     f"tile_to_shape({cpp_value(str(A))}, {cpp_shape(trg)})",
                      lambda: sc.tile_to_shape(A, trg))
     if op in ("max_common_layout", "max_common_vector"):
         s = rand_shape(rng)
         A = compact(rng, s, gaps=False)
         B = compact(rng, s, gaps=rng.random() < 0.3) if rng.random() < 0.8 else rand_layout(rng)
         fn = getattr(sc, op)
-        return _case(op, i, f"{op}({A}, {B})", f"print({op}({cpp_value(str(A))}, {cpp_value(str(B))}));",
+        return _case(op, i, f"{op}({A}, {B})", f"{op}({cpp_value(str(A))}, {cpp_value(str(B))})",
                      lambda: fn(A, B))
     if op == "nullspace":
         L = rand_layout(rng, kind=rng.choice(["broadcast", "any", "compact"]))
         c = cpp_value(str(L))
-        return _case(op, i, f"nullspace({L})", f"print(nullspace({c}));", lambda: sc.nullspace(L))
+        return _case(op, i, f"nullspace({L})", f"nullspace({c})", lambda: sc.nullspace(L))
     if op == "make_ordered_layout":
         s = rand_shape(rng, 3, 1)
         order = like(s, rng.sample(range(len(leaves(s))), len(leaves(s))))
         return _case(op, i, f"make_ordered_layout({show(s)}, {show(order)})",
-                     f"print(make_ordered_layout({cpp_shape(s)}, {cpp_shape(order)}));",
+                     f"make_ordered_layout({cpp_shape(s)}, {cpp_shape(order)})",
                      lambda: sc.make_ordered_layout(s, order))
     if op == "make_layout_like":
-        return _case(op, i, f"make_layout_like({L})", f"print(make_layout_like({c}));",
+        return _case(op, i, f"make_layout_like({L})", f"make_layout_like({c})",
                      lambda: sc.make_layout_like(L))
     if op == "evaluate":
         idx = rng.randrange(max(L.size() * 2, 1))
-        return _case(op, i, f"{L}({idx})", f"print({c}({idx}));", lambda: L(idx))
+        return _case(op, i, f"{L}({idx})", f"{c}({idx})", lambda: L(idx))
     if op == "cosize":
-        return _case(op, i, f"cosize({L})", f"print(cosize({c}));", lambda: sc.cosize(L))
+        return _case(op, i, f"cosize({L})", f"cosize({c})", lambda: sc.cosize(L))
     raise ValueError(op)
 
 
