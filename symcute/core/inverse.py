@@ -13,6 +13,7 @@ from ..errors import LayoutError
 from . import int_tuple as it
 from .coalesce import _bw_coalesce, _coalesce_flat
 from .composed import ComposedLayout
+from .swizzle import Swizzle
 from .layout import Layout
 from ..trace.hook import note, recording, traced
 
@@ -60,7 +61,7 @@ def right_inverse(layout):
             gaps) are skipped, so ``size(R)`` may be smaller than ``size(layout)``.
     @post composition(layout, R) is identical to make_layout(shape(R))
     """
-    if type(layout) is ComposedLayout:
+    if type(layout) is ComposedLayout or type(layout) is Swizzle:
         from .swizzle_layout import right_inverse_composed
         return right_inverse_composed(layout)
     clayout, shape, stride, preprod = _coalesced_modes(layout, "right_inverse")
@@ -89,7 +90,7 @@ def left_inverse(layout):
     @pre static strides; each non-zero stride is divisible by the size gathered
          before it ("Left inverse divisibility condition")
     """
-    if type(layout) is ComposedLayout:
+    if type(layout) is ComposedLayout or type(layout) is Swizzle:
         from .swizzle_layout import left_inverse_composed
         return left_inverse_composed(layout)
     clayout, shape, stride, preprod = _coalesced_modes(layout, "left_inverse")
