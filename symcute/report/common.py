@@ -79,8 +79,11 @@ def check(t, step, proof: dict, certificate: bool = True) -> str:
             if k == "digit":   # the certificate's "differs" row says the same
                 continue
             key = "ce_" + k.replace(" ", "_")
-            label = t(key) if t.has(key) else code(k)
-            items.append(f"- {label}: {code(_show(v))}")
+            if k.endswith(" steps"):     # the prover's evaluation chain of a composite: "G(F(x)) steps"
+                label = t("ce_steps", what=code(k[:-len(" steps")]))
+            else:
+                label = t(key) if t.has(key) else code(k)
+            items.append(t("ce_item", label=label, value=code(_show(v))))
         parts.append(t("counterexample") + "\n\n" + "\n".join(items))
     cert = proof.get("certificate")
     if certificate and cert and cert.get("table") and cert["table"].get("header"):

@@ -13,6 +13,8 @@ TEXT = {
     "method_domains": "the domains differ",
     "method_none": "no method applies",
     "counterexample": "Counterexample (re-evaluated with symcute.core):",
+    "ce_item": "- {label}: {value}",
+    "ce_steps": "{what} step by step",
     "ce_index": "input index",
     "ce_coordinate": "input coordinate",
     "ce_indices": "two inputs",

@@ -13,6 +13,8 @@ TEXT = {
     "method_domains": "定义域不同",
     "method_none": "没有适用的方法",
     "counterexample": "反例（已用 symcute.core 重新求值）：",
+    "ce_item": "- {label}：{value}",
+    "ce_steps": "{what} 的逐步求值",
     "ce_index": "输入编号",
     "ce_coordinate": "输入坐标",
     "ce_indices": "两个输入",
