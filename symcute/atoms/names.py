@@ -259,15 +259,16 @@ def tile_names(obj, operand: str = "TV") -> tuple:
     """
     from .tiled_copy import TiledCopy
     from .tiled_mma import TiledMMA
-    op = operand.upper()
+    op = operand.upper() if isinstance(operand, str) else operand
     if isinstance(obj, TiledMMA):
         layout = obj.get_layout_TV(op)
         i, j = {"A": (0, 2), "B": (1, 2), "C": (0, 1)}[op]
         rows, cols = obj.tile_size(i), obj.tile_size(j)
         axes = _AXES[op]
     elif isinstance(obj, TiledCopy):
-        layout = {"TV": obj.layout_tv, "S": None, "D": None}.get(op) or (
-            obj.get_layoutS_TV() if op == "S" else obj.get_layoutD_TV())
+        if op not in ("TV", "S", "D"):
+            raise LayoutError(f"tile_names: a TiledCopy has layouts S, D and TV, not {operand!r}")
+        layout = obj.layout_tv if op == "TV" else obj.get_layoutS_TV() if op == "S" else obj.get_layoutD_TV()
         shape = it.product_each(obj.tiler_mn if not isinstance(obj.tiler_mn, Layout) else obj.tiler_mn.shape)
         if len(shape) != 2:
             raise LayoutError(f"tile_names: the tile {shape} is not two-dimensional")
