@@ -561,7 +561,10 @@ def _explain_step(d: Derivation, step, k: int, known: dict) -> None:
         args = {name: f_of(node) for name, node in step.inputs.items()}
         f = None
         try:
-            if step.rule in _SYM_OPS:
+            if step.rule in ("get_layoutA_TV", "get_layoutB_TV", "get_layoutC_TV") and "self" in step.inputs:
+                # the atoms layer names a TiledMMA's TV layouts (t0, t1, wm, wn | v0, v1, ...)
+                f = sym.formula(out, d.obj(step.inputs["self"]).layout_TV_names(step.rule[10]))
+            elif step.rule in _SYM_OPS:
                 fn_name, params = _SYM_OPS[step.rule]
                 fn = getattr(sym, fn_name, None) or getattr(sym.ops, fn_name)
                 call = [args[p] for p in params if p in args]
@@ -569,8 +572,8 @@ def _explain_step(d: Derivation, step, k: int, known: dict) -> None:
             elif step.rule == "with_shape":
                 shape = tuple(args[n] for n in sorted(a for a in args if a.startswith("shape")))
                 f = sym.with_shape(args["self"], *shape)
-        except (SymcuteError, AssertionError, TypeError, KeyError):
-            f = None
+        except (SymcuteError, AssertionError, TypeError, KeyError, AttributeError):
+            f = None   # no symbolic counterpart for these inputs: default names below
         if f is None or f.layout != out:
             f = sym.formula(out)
     known[step.output] = f

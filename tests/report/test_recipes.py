@@ -13,7 +13,7 @@ from symcute.trace.recipes import (
     SEED, coordinate_terms, derive_catalog, derive_expr, derive_retile, derive_tv, distinct_values, image,
 )
 
-from .seedfacts import has
+from .seedfacts import has, plain
 
 
 def test_retile_values_are_the_atoms_values():
@@ -83,6 +83,19 @@ def test_expr_follows_names_and_proves_each_rule():
     assert [(c["claim"], c["verdict"], c["step"]) for c in checks] == [("right_inverse", "proved", 1),
                                                                        ("equal", "proved", 2)]
     assert markdown(Derivation.from_json(d.to_json())) == markdown(d)
+
+
+def test_expr_with_cpp_spellings_of_atoms():
+    d = derive_expr("right_inverse(make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN{}, "
+                    "Layout<Shape<_2,_2,_1>>{}).get_layoutA_TV())")
+    assert d.text(d.labelled("result")) == "(8,2,2,2,4,2):(4,256,32,128,1,512)"
+    rules = [s.rule for s in d.steps(top_level_only=True)]
+    assert rules[:2] == ["make_tiled_mma", "get_layoutA_TV"] and "prove_right_inverse" in rules
+    for lang in ("en", "zh"):
+        out = markdown(d, lang)
+        assert "thridx_2_thrid" in plain(out) and has(out, "(8,2,2,2,4,2):(4,256,32,128,1,512)")
+        assert has(out, "64*t0 + t1 + 16*wm + 0*wn + 32*v0 + 8*v1 + 256*v2")   # the atoms layer's names
+        assert has(out, "4*t1 + 256*v1 + 32*wm + 128*v0 + t0 + 512*v2")
 
 
 def test_expr_composition_is_checked_against_the_composite():

@@ -28,11 +28,11 @@ class Text:
         self.lang = lang
         self.table = _load(lang)
 
-    def __call__(self, key: str, **fields) -> str:
+    def __call__(self, name: str, /, **fields) -> str:
         try:
-            template = self.table[key]
+            template = self.table[name]
         except KeyError:
-            raise SymcuteError(f"report: no {self.lang} template {key!r}") from None
+            raise SymcuteError(f"report: no {self.lang} template {name!r}") from None
         return template.format(**fields)
 
     def has(self, key: str) -> bool:
