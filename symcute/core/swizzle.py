@@ -128,14 +128,16 @@ def make_swizzle(y: int, z: int) -> Swizzle:
     tz_y, tz_z = _countr_zero(y), _countr_zero(z)
     base = min(tz_y, tz_z) % 32
     shift = tz_y - tz_z
-    try:
+    bit_msk = (1 << bz) - 1
+    code = ((bit_msk << (base + max(0, shift))) | (bit_msk << (base - min(0, shift)))) & 0xFFFFFFFF
+    wrong = (f"Something went wrong. (Y|Z = {y | z} is not the code {code} of Swizzle<{bz},{base},{shift}>: "
+             f"the bits of Y and Z are not two equal contiguous runs)") if (y | z) != code else ""
+    try:  # CuTe reports the Swizzle's own assertions first, then this one
         sw = Swizzle(bz, base, shift)
     except LayoutError as e:
-        raise LayoutError(f"make_swizzle<{y},{z}>: {e}") from None
-    if (y | z) != sw.swizzle_code:
-        raise LayoutError(
-            f"make_swizzle<{y},{z}>: Something went wrong. (Y|Z = {y | z} is not the code "
-            f"{sw.swizzle_code} of {sw}: the bits of Y and Z are not two equal contiguous runs)")
+        raise LayoutError(f"make_swizzle<{y},{z}>: {e}" + (f"; {wrong}" if wrong else "")) from None
+    if wrong:
+        raise LayoutError(f"make_swizzle<{y},{z}>: {wrong}")
     return sw
 
 

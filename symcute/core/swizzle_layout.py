@@ -251,7 +251,10 @@ def slice_and_offset_composed(coord, layout: ComposedLayout):
     if _all_underscore(coord):
         return composition3(a, o, _slice_any(coord, b)), 0
     if not isinstance(b, Layout):
-        raise LayoutError(f"slice_and_offset({_name(coord)}, {layout}): a swizzle over {b} is not supported")
+        _slice_any(coord, b)  # CuTe slices B first: its errors come first
+        raise LayoutError(f"slice_and_offset({_name(coord)}, {layout}): Mismatched Ranks: CuTe cannot dice "
+                          f"the composed layout {b} (no tuple_size for a ComposedLayout), so a swizzle over a "
+                          f"composed layout is sliced only with an all-_ coordinate")
 
     anti, only = _swizzle_projections(a)
     sliced = slice_(coord, b)
@@ -297,11 +300,17 @@ def domain_offset_composed(coord, layout: ComposedLayout):
 
 # --- upcast, downcast, recast -------------------------------------------------
 
-def _offset_upcast(offset, n: int, layout) -> UInt32:
-    """``upcast<N>(offset)`` = ``safe_div(offset, C<N>)`` with ``N`` a ``uint32_t``: unsigned arithmetic."""
+def _offset_upcast(offset, n: int, layout, deferred: list) -> UInt32:
+    """``upcast<N>(offset)`` = ``safe_div(offset, C<N>)`` with ``N`` a ``uint32_t``: unsigned arithmetic.
+
+    ``safe_div``'s static_assert sits in a function with a declared return type,
+    which g++ instantiates at the end of the program: its failure is reported
+    after any other, so it is collected in ``deferred`` and raised last.
+    """
     u = int(offset) & 0xFFFFFFFF
     if u % n != 0:
-        raise LayoutError(f"upcast<{n}>({layout}): Static safe_div requires t % u == 0 (offset {offset} as uint32_t)")
+        deferred.append(f"upcast<{n}>({layout}): Static safe_div requires t % u == 0 "
+                        f"(offset {offset} as uint32_t)")
     return UInt32(u // n)
 
 
@@ -311,9 +320,17 @@ def upcast_composed(layout, n: int):
 
     ``upcast<N>(A o O o B) = upcast<N>(A) o O/N o upcast<N>(B)``; with the
     smem_ptr flag as offset (GMMA atoms) the swizzle is kept and the flag's bit
-    width multiplied by N (``pointer_flagged.hpp``).
-    @pre N is a power of two (for a swizzle); O % N == 0
+    width multiplied by N (``pointer_flagged.hpp``).  Offsets become unsigned.
+    @pre N is a power of two (for a swizzle); O % N == 0 (as uint32_t)
     """
+    deferred: list = []
+    result = _upcast(layout, n, deferred)
+    if deferred:
+        raise LayoutError(deferred[0])
+    return result
+
+
+def _upcast(layout, n: int, deferred: list):
     if isinstance(layout, Swizzle):
         return upcast_swizzle(layout, n)
     if not isinstance(layout, ComposedLayout):
@@ -321,8 +338,10 @@ def upcast_composed(layout, n: int):
         return upcast(layout, n)
     a, o, b = layout.outer, layout.offset, layout.inner
     if isinstance(o, SmemPtrFlag):
-        return ComposedLayout(a, SmemPtrFlag(o.bits * n), upcast_composed(b, n))
-    return composition3(upcast_composed(a, n), _offset_upcast(o, n, layout), upcast_composed(b, n))
+        return ComposedLayout(a, SmemPtrFlag(o.bits * n), _upcast(b, n, deferred))
+    outer = _upcast(a, n, deferred)
+    offset = _offset_upcast(o, n, layout, deferred)
+    return composition3(outer, offset, _upcast(b, n, deferred))
 
 
 @traced("downcast")
@@ -358,7 +377,11 @@ def recast_layout_composed(layout, old_type, new_type):
     if isinstance(layout, Swizzle):
         raise LayoutError(f"recast_layout<{old_type},{new_type}>({layout}): a swizzle recasts only by a "
                           f"whole factor (CuTe's mixed branch does not compile)")
-    return downcast_composed(upcast_composed(layout, num), den)
+    deferred: list = []
+    result = downcast_composed(_upcast(layout, num, deferred), den)
+    if deferred:
+        raise LayoutError(deferred[0])
+    return result
 
 
 # --- common layouts and vectors -------------------------------------------------
