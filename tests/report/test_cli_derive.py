@@ -103,3 +103,11 @@ def test_python_m_symcute_derive_runs_in_a_fresh_process():
     proc = subprocess.run([sys.executable, "-m", "symcute", "derive"], capture_output=True)
     assert proc.returncode == 0 and proc.stderr == b""
     assert proc.stdout.decode("utf-8") == markdown(derive_retile(**SEED), "en")
+
+
+def test_regenerate_proofs_option_writes_the_documents(capsysbinary, tmp_path, monkeypatch):
+    from symcute.report import regenerate
+    monkeypatch.setattr(regenerate, "PROOFS", regenerate.PROOFS[:2])   # the seed, en and zh
+    code, out, _ = run(capsysbinary, "derive", "--regenerate-proofs", str(tmp_path / "p"))
+    assert code == 0 and out.split() == [str(tmp_path / "p" / "seed.en.md"), str(tmp_path / "p" / "seed.zh.md")]
+    assert (tmp_path / "p" / "seed.zh.md").read_text(encoding="utf-8") == markdown(derive_retile(**SEED), "zh")
