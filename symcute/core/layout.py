@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..errors import LayoutError
+from ..errors import LayoutError, LimitError
 from . import int_tuple as it
 from .basis import ScaledBasis
 from ..trace.hook import traced
@@ -48,6 +48,7 @@ def _check_leaf(x, what: str):
 
 
 MAX_DEPTH = 64  # far deeper than any CuTe layout; keeps recursion bounded
+MAX_RANK = 1 << 16  # append<N>/prepend<N> build N modes; beyond this N is a typo, not a layout
 
 
 def _normalize(t: IntTuple, what: str, depth: int = 0) -> IntTuple:
@@ -331,6 +332,8 @@ def prepend(layout: Layout, x: Layout | None = None, n: int | None = None) -> La
 
 
 def _append(t, x, n):
+    if n is not None and n > MAX_RANK:
+        raise LimitError(f"append<{n}>: rank {n} exceeds the limit of {MAX_RANK} modes")
     if n is None:
         return (t if isinstance(t, tuple) else (t,)) + (x,)
     if not isinstance(t, tuple):
@@ -343,6 +346,8 @@ def _append(t, x, n):
 
 
 def _prepend(t, x, n):
+    if n is not None and n > MAX_RANK:
+        raise LimitError(f"prepend<{n}>: rank {n} exceeds the limit of {MAX_RANK} modes")
     if n is None:
         return (x,) + (t if isinstance(t, tuple) else (t,))
     if not isinstance(t, tuple):
