@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..errors import LayoutError
+from ..errors import LayoutError, LimitError
+
+MAX_MODES = 1 << 12  # largest mode index (and nesting) of a basis stride that is turned into a coordinate
 
 
 @dataclass(frozen=True)
@@ -59,6 +61,8 @@ class ArithmeticTuple:
 
     @staticmethod
     def of(e: ScaledBasis) -> "ArithmeticTuple":
+        if len(e.modes) > MAX_MODES or any(m > MAX_MODES for m in e.modes):  # _embed makes m+1 entries per level
+            raise LimitError(f"basis stride {e}: a mode index or nesting beyond {MAX_MODES} is no CuTe coordinate")
         return ArithmeticTuple(_embed(e.value, e.modes))
 
     def __add__(self, other):
