@@ -130,6 +130,8 @@ class Reader:
                 self.fail("basis stride (v@m) not allowed here")
             modes = []
             while self.accept("@"):
+                if len(modes) >= MAX_NESTING:  # E<m0,m1,...> nests one level per mode
+                    self.fail(f"basis stride nested deeper than {MAX_NESTING} modes")
                 m = self.peek
                 if m.kind != "int" or m.value < 0:
                     self.fail("expected a mode index after '@'")
