@@ -56,7 +56,7 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         return args.handler(args) or 0
     except _UsageError as e:
-        print(str(e), file=sys.stderr)
+        print(_one_line(str(e)), file=sys.stderr)
         return 2
     except SymcuteError as e:
         print(f"symcute: error: {_one_line(str(e))}", file=sys.stderr)
