@@ -29,6 +29,8 @@ from typing import Iterable
 from ..core import int_tuple as it
 from ..errors import ParseError, SymcuteError
 
+MAX_DEPTH = 100  # names trees nest like shapes; deeper input is refused before it is walked
+
 
 def check_name(name, where: str = "names") -> str:
     """``name`` itself if it is a usable sub-axis name; a SymcuteError naming it otherwise."""
@@ -45,6 +47,8 @@ def check_names_tree(names, shape, where: str = "names") -> tuple:
     @pre names is congruent to shape (a str where shape has an int, a tuple of
          the same length where shape has a tuple); names are unique identifiers
     """
+    if not _within_depth(names, MAX_DEPTH):
+        raise SymcuteError(f"{where}: names nested deeper than {MAX_DEPTH} levels")
     if isinstance(names, list):
         names = _tuplify(names)
     if not _congruent(names, shape):
@@ -110,7 +114,7 @@ def parse_names(text: str):
     if not isinstance(text, str):
         raise ParseError(f"names: expected text, got {type(text).__name__}")
     pos = 0
-    depth_limit = 100
+    depth_limit = MAX_DEPTH
 
     def skip():
         nonlocal pos
@@ -154,6 +158,13 @@ def parse_names(text: str):
     if pos != len(text):
         fail("unexpected trailing input")
     return result
+
+
+def _within_depth(x, limit: int) -> bool:
+    """Whether ``x`` nests tuples/lists at most ``limit`` deep (checked before anything recurses over it)."""
+    if isinstance(x, (list, tuple)):
+        return limit > 0 and all(_within_depth(y, limit - 1) for y in x)
+    return True
 
 
 def _tuplify(x):
