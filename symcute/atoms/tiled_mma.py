@@ -28,7 +28,7 @@ def _as_atom_layout(x, where: str) -> Layout:
     if isinstance(x, str):
         return Layout.parse(x)
     if isinstance(x, (int, tuple, list)) and not isinstance(x, bool):
-        return make_layout(_tuple(x))
+        return Layout(x)  # Layout reads lists as tuples and bounds the nesting
     raise LayoutError(f"{where}: the atom layout must be a Layout or a shape, got {x!r}")
 
 
@@ -272,7 +272,7 @@ def _as_tensor_layout(x, where: str) -> Layout:
     if isinstance(x, str):
         return Layout.parse(x)
     if isinstance(x, (int, tuple, list)) and not isinstance(x, bool):
-        return make_layout(_tuple(x))
+        return Layout(x)  # Layout reads lists as tuples and bounds the nesting
     raise LayoutError(f"{where}: expected a layout or a shape, got {x!r}")
 
 
