@@ -325,8 +325,8 @@ class Formula:
     @staticmethod
     def from_json(text) -> "Formula":
         """Rebuild a Formula from :meth:`to_json` output (checked against the layout it names)."""
-        d = json.loads(text) if isinstance(text, str) else text
         try:
+            d = json.loads(text) if isinstance(text, str) else text
             layout = Layout.parse(d["layout"])
             n_leaves = len(it.flatten_to_tuple(layout.shape))
             groups = [[] for _ in range(n_leaves)]
@@ -341,7 +341,7 @@ class Formula:
                     raise SymcuteError("names do not match the layout's modes")
             steps = Table.from_dict(d["steps"]) if d.get("steps") else None
             f = Formula(layout, groups, labels, aliases=d.get("aliases") or {}, steps=steps, op=d.get("op"))
-        except (KeyError, TypeError, ValueError, IndexError, LayoutError) as e:
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError, SymcuteError) as e:
             raise SymcuteError(f"Formula.from_json: malformed formula JSON ({e})") from None
         stored = [(a["name"], int(a["extent"]), int(a["weight"]), int(a["stride"]), int(a["leaf"]))
                   for a in d["axes"]]
