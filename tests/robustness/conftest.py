@@ -1,0 +1,21 @@
+"""Robustness suite: an address-space cap around each fuzz test, and the per-entry-point counts."""
+
+import pytest
+
+from . import harness
+
+
+@pytest.fixture(autouse=True)
+def _bounded_memory():
+    with harness.memory_cap():
+        yield
+
+
+def pytest_terminal_summary(terminalreporter):
+    if not harness.COUNTS:
+        return
+    terminalreporter.write_sep("-", "robustness: generated inputs per entry point")
+    for entry, n in sorted(harness.COUNTS.items()):
+        kinds = {k[1]: v for k, v in harness.OUTCOMES.items() if k[0] == entry}
+        detail = ", ".join(f"{k} {v}" for k, v in sorted(kinds.items()))
+        terminalreporter.write_line(f"{entry:28s} {n:8d}   ({detail})")

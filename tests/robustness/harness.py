@@ -1,0 +1,122 @@
+"""The fuzzing contract: every outcome is a value or a SymcuteError, within a time bound.
+
+``outcome(fn, *args)`` runs one input under a wall-clock alarm (SIGALRM, so it
+needs the main thread, as pytest runs tests) and returns ``("value", v)`` or
+``("error", e)`` for a :class:`SymcuteError`; anything else -- another
+exception, a RecursionError, a MemoryError, a run past the time bound -- fails
+the test with the input that caused it.
+
+Sizes: a small sample in CI; ``SYMCUTE_FUZZ_LARGE=1`` runs at least 100,000
+generated inputs per entry point (``SYMCUTE_FUZZ_EXAMPLES=N`` sets any count).
+The number of inputs each entry point really ran is counted in ``COUNTS`` and
+printed at the end of the session (``conftest.py``), so a large run reports
+what it did, not what it was asked to do.
+"""
+
+from __future__ import annotations
+
+import collections
+import contextlib
+import os
+import resource
+import signal
+import traceback
+
+from hypothesis import HealthCheck, settings
+
+from symcute.errors import SymcuteError
+
+LARGE = os.environ.get("SYMCUTE_FUZZ_LARGE") == "1"
+TIME_BOUND = float(os.environ.get("SYMCUTE_FUZZ_TIMEOUT", "2"))
+CLI_TIME_BOUND = float(os.environ.get("SYMCUTE_FUZZ_CLI_TIMEOUT", "10"))  # derive renders whole proofs
+
+COUNTS: collections.Counter = collections.Counter()    # entry point -> inputs run
+OUTCOMES: collections.Counter = collections.Counter()  # (entry point, "value" | error class) -> count
+
+
+def examples(ci: int) -> int:
+    """Inputs per hypothesis test: ``ci`` in CI, 100,000 in the large run, or SYMCUTE_FUZZ_EXAMPLES."""
+    if os.environ.get("SYMCUTE_FUZZ_EXAMPLES"):
+        return int(os.environ["SYMCUTE_FUZZ_EXAMPLES"])
+    return 100_000 if LARGE else ci
+
+
+def fuzz_settings(ci: int):
+    return settings(max_examples=examples(ci), deadline=None, database=None, derandomize=not LARGE,
+                    suppress_health_check=list(HealthCheck), print_blob=True)
+
+
+class Hang(BaseException):
+    """Raised by the alarm; a BaseException so that no ``except Exception`` in the code swallows it."""
+
+
+def _alarm(signum, frame):
+    raise Hang()
+
+
+@contextlib.contextmanager
+def time_bound(seconds: float):
+    old = signal.signal(signal.SIGALRM, _alarm)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+
+
+def outcome(entry: str, fn, *args, seconds: float | None = None, **kwargs):
+    """Run ``fn(*args, **kwargs)`` as one fuzz input of ``entry``; see the module docstring."""
+    COUNTS[entry] += 1
+    bound = TIME_BOUND if seconds is None else seconds
+    try:
+        with time_bound(bound):
+            value = fn(*args, **kwargs)
+    except SymcuteError as e:
+        OUTCOMES[entry, type(e).__name__] += 1
+        return "error", e
+    except Hang:
+        raise AssertionError(f"{entry}: no result within {bound} s for input {_show(args, kwargs)}") from None
+    except BaseException as e:  # noqa: BLE001  (the point: nothing else may escape)
+        where = "".join(traceback.format_exception(type(e), e, e.__traceback__, limit=-4))
+        raise AssertionError(f"{entry}: {type(e).__name__} (not a SymcuteError) for input "
+                             f"{_show(args, kwargs)}:\n{where}") from None
+    OUTCOMES[entry, "value"] += 1
+    return "value", value
+
+
+def _show(args, kwargs) -> str:
+    text = ", ".join([_clip(a) for a in args] + [f"{k}={_clip(v)}" for k, v in kwargs.items()])
+    return text
+
+
+def _clip(x, n: int = 400) -> str:
+    try:
+        r = repr(x)
+    except RecursionError:
+        r = f"<{type(x).__name__} nested too deeply to print>"
+    return r if len(r) <= n else r[:n] + f"... ({len(r)} characters)"
+
+
+@contextlib.contextmanager
+def memory_cap(extra_bytes: int = 3 << 30):
+    """Cap this process's address space at its current size plus ``extra_bytes`` (Linux only).
+
+    An input that tries to allocate without bound then raises MemoryError (a
+    failure of the contract) instead of exhausting the machine.
+    """
+    try:
+        soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+        with open("/proc/self/statm") as fh:
+            current = int(fh.read().split()[0]) * resource.getpagesize()
+    except (OSError, ValueError, AttributeError):
+        yield
+        return
+    cap = current + extra_bytes
+    if hard != resource.RLIM_INFINITY:
+        cap = min(cap, hard)
+    resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
+    try:
+        yield
+    finally:
+        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))

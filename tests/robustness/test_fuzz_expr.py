@@ -1,0 +1,88 @@
+"""Fuzz the expression language (``symcute.lang.evaluate``: ``calc``, ``formula``, ``prove``, ``derive expr``).
+
+Three generators: arbitrary text, near-valid mutants of real expressions, and
+random well-formed calls of every registered function on hostile arguments
+(huge, negative and zero extents, mismatched ranks, types where layouts belong).
+"""
+
+from hypothesis import given, strategies as st
+
+from symcute import Layout, lang
+
+from .harness import fuzz_settings, outcome
+from .strategies import EXPR_SEEDS, HUGE, LAYOUT_SEEDS, SEED_A, text_inputs
+
+ENV = {"L": Layout.parse(SEED_A), "F": Layout.parse("(8,4):(4,1)"), "S": Layout.parse("(4,4):(1@0,1@1)")}
+
+FUNCTIONS = [f for f in lang.functions() if not f.endswith("{}")]
+TYPES = ["half_t", "float", "uint8_t", "uint32_t", "uint128_t", "int4_t", "bool", "_", "LayoutRight",
+         "GMMA::Major::K", "SM80_16x8x16_F16F16F16F16_TN{}", "SM75_U32x2_LDSM_N{}",
+         "Copy_Atom<SM75_U32x4_LDSM_N, half_t>{}", "UniversalCopy<uint32_t>{}",
+         "MMA_Atom<SM90_64x64x16_F16F16F16_SS<GMMA::Major::K,GMMA::Major::K>>{}", "Int<4>{}", "Shape<_2,_4>{}",
+         "Swizzle<3,4,3>{}", "Layout<Shape<_2,_2>,Stride<_1,_2>>{}", "L", "F", "S", "nosuchname"]
+INTS = st.sampled_from([0, 1, 2, 3, 4, 8, 16, 32, 64, -1, -4]).map(str) | st.sampled_from(HUGE)
+
+
+def int_tuples(depth=0):
+    leaf = INTS | st.just("_")
+    if depth >= 3:
+        return leaf
+    return leaf | st.lists(st.deferred(lambda: int_tuples(depth + 1)), max_size=4).map(
+        lambda xs: "(" + ",".join(xs) + ")")
+
+
+@st.composite
+def layout_literals(draw):
+    shape = draw(int_tuples())
+    if draw(st.booleans()):
+        return shape
+    if draw(st.integers(0, 4)) == 0:  # a stride of another shape
+        return f"{shape}:{draw(int_tuples())}"
+    import re
+    stride = re.sub(r"_?-?[0-9]+|_", lambda m: draw(INTS), shape)
+    return f"{shape}:{stride}"
+
+
+def calls(depth=0):
+    atoms = layout_literals() | st.sampled_from(TYPES) | INTS | st.sampled_from(LAYOUT_SEEDS)
+    if depth >= 3:
+        return atoms
+
+    @st.composite
+    def call(draw):
+        fn = draw(st.sampled_from(FUNCTIONS))
+        args = ",".join(draw(st.lists(calls(depth + 1), max_size=3)))
+        form = draw(st.integers(0, 9))
+        if form == 0:
+            return f"{fn}<{draw(INTS)}>({args})"
+        if form == 1:
+            method = draw(st.sampled_from(["with_shape", "compose", "tile", "nosuch"]))
+            return f"{draw(calls(depth + 1))}.{method}({args})"
+        return f"{fn}({args})"
+    return atoms | call()
+
+
+def _evaluate(text):
+    value = lang.evaluate(text, ENV)
+    str(value)  # printing a result is part of every command
+    return value
+
+
+@fuzz_settings(ci=300)
+@given(text_inputs(EXPR_SEEDS + LAYOUT_SEEDS))
+def test_expression_text(text):
+    outcome("lang.evaluate(text)", _evaluate, text)
+
+
+@fuzz_settings(ci=400)
+@given(calls())
+def test_expression_calls(text):
+    outcome("lang.evaluate(calls)", _evaluate, text)
+
+
+@fuzz_settings(ci=100)
+@given(st.dictionaries(st.sampled_from(["L", "F", "X", "_", "size"]), text_inputs(LAYOUT_SEEDS), max_size=3),
+       st.sampled_from(EXPR_SEEDS + ["X", "X(1)", "composition(X, L)", "size(X)"]))
+def test_expression_bindings(bindings, text):
+    """--let values are expression text too: each is read by the same reader."""
+    outcome("lang.evaluate(--let)", lambda: str(lang.evaluate(text, bindings)))

@@ -1,0 +1,39 @@
+"""Reproducers found by fuzzing, one per bug, each fixed at its source (the commit names the reproducer)."""
+
+import pytest
+
+from symcute import lang
+from symcute.errors import LimitError, ParseError
+
+from .harness import outcome
+from .test_fuzz_cli import check_exit, run_main
+
+SEED = "((4,8,2,2),((2,2,2),(1,1))):((64,1,16,0),((32,8,256),(0,0)))"
+
+
+@pytest.mark.parametrize("text", ["append<100000000>(L)", "prepend<4611686018427387904>(L)",
+                                  "append(L, 2147483648)"])
+def test_append_to_a_huge_rank_is_refused(text):
+    # was: a tuple of N modes built before anything looked at N (hang, then MemoryError)
+    kind, e = outcome("regression", lang.evaluate, text, {"L": SEED})
+    assert kind == "error" and isinstance(e, LimitError) and "exceeds the limit" in str(e)
+
+
+def test_basis_stride_with_a_huge_mode_index_is_refused_when_evaluated():
+    # was: L(3) built the codomain coordinate (0, ..., 0, 1) of 10^8 + 1 entries
+    kind, e = outcome("regression", lang.evaluate, "L(3)", {"L": "(2,2):(1@0,1@100000000)"})
+    assert kind == "error" and isinstance(e, LimitError) and "1@100000000" in str(e)
+
+
+def test_basis_stride_nested_beyond_the_reader_limit_is_a_parse_error():
+    # was: read as a value whose evaluation recursed 5,000 levels (RecursionError)
+    kind, e = outcome("regression", lang.evaluate, "L(1)", {"L": "4:1" + "@1" * 5000})
+    assert kind == "error" and isinstance(e, ParseError) and "basis stride nested deeper" in str(e)
+
+
+def test_usage_error_with_a_newline_in_an_argument_is_one_line():
+    # was: "symcute: unrecognized arguments: \n" printed two lines
+    argv = ["hwcheck", "--atom", "SM80_16x8x16_F16F16F16F16_TN", "\n"]
+    code, out, err = run_main(argv)
+    check_exit(argv, code, err)
+    assert code == 2
