@@ -31,6 +31,8 @@ def complement(layout: Layout, cotarget=None) -> Layout:
         cotarget = cosize(filtered)
     elif isinstance(cotarget, Layout):
         cotarget = cotarget.shape
+    if not _is_int_tuple(cotarget):
+        raise LayoutError(f"complement({layout}, {cotarget!r}): the cotarget must be an integer or a shape")
     shape, stride = filtered.shape, filtered.stride
     if not isinstance(stride, tuple) and stride == 0:
         return Layout(_coalesce_shape(cotarget))
@@ -62,6 +64,12 @@ def complement(layout: Layout, cotarget=None) -> Layout:
     # CuTe coalesces ((result_shape), rest_shape); rest is one mode here, so the flat list is direct
     return _bw_coalesce(tuple(result_shape) + (rest_shape,), tuple(result_stride) + (rest_stride,),
                         rest_shape, rest_stride)
+
+
+def _is_int_tuple(t) -> bool:
+    if type(t) is tuple:
+        return all(_is_int_tuple(x) for x in t)
+    return type(t) is int
 
 
 def _coalesce_shape(shape):

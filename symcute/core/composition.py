@@ -25,8 +25,11 @@ def composition(lhs, rhs):
     ``rhs`` is a Layout, an int (the layout ``n:1``), ``_``, or a tiler tuple of
     those applied mode by mode (modes of ``lhs`` beyond the tiler are dropped).
     @post compatible(rhs, result)
-    @post result(c) == lhs(rhs(c)) for every c in the domain of rhs, when the
-          strong divisibility condition holds (CuTe checks only the weak one)
+    @post result(c) == lhs(rhs(c)) for every c in the domain of rhs, provided
+          each mode of rhs satisfies the *strong* divisibility condition (CuTe
+          checks only the weak one) and rhs's modes do not carry into one
+          another (composition distributes over rhs's modes: for an rhs whose
+          modes overlap, such as (2,2):(1,1), it is a different function)
     @pre  (static) the Stride and Shape Divisibility Conditions hold
     """
     if type(lhs) is Layout:
