@@ -19,6 +19,7 @@ import gzip
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -43,15 +44,25 @@ DEFAULT_SEED = 20260101
 DEFAULT_TRIALS = 4
 
 
-def select_atoms(atoms=(), filter: str | None = None, all: bool = False) -> list[str]:
-    """Catalogued mma.sync atom names: the named ones, those whose name or PTX contains ``filter``, or all."""
+GMMA_SAMPLE_N = (8, 256)
+
+
+def gmma_sample(n_values=GMMA_SAMPLE_N) -> list[str]:
+    """One GMMA atom per family (types), source (SS/RS) and N in ``n_values``: C layouts at both ends of N."""
+    from . import mma_gmma
+    out = []
+    for base, fam, n, _source in mma_gmma.all_base_names(False):
+        if n in n_values:
+            out.append(mma_atom(base + mma_gmma.default_arguments(fam)).name)
+    return out
+
+
+def select_atoms(atoms=(), filter: str | None = None, all: bool = False, gmma: bool = False) -> list[str]:
+    """Atom names: the named ones, the mma.sync atoms whose name or PTX contains ``filter``, all mma.sync
+    atoms (``all``), and a sample of the GMMA atoms (``gmma``: every family and source, N = 8 and 256)."""
     names: list[str] = []
     for a in atoms or ():
-        name = mma_atom(a).name
-        if name not in WARP_ATOMS:
-            raise SymcuteError(f"hwcheck: {name} is a warpgroup (GMMA) atom; only mma.sync atoms run here "
-                               f"(see docs/hardware.md)")
-        names.append(name)
+        names.append(mma_atom(a).name)
     if filter:
         needle = "".join(filter.split()).lower()
         found = [n for n, a in WARP_ATOMS.items() if needle in n.lower() or needle in a.ptx.lower()]
@@ -60,6 +71,8 @@ def select_atoms(atoms=(), filter: str | None = None, all: bool = False) -> list
         names += found
     if all:
         names += list(WARP_ATOMS)
+    if gmma:
+        names += gmma_sample()
     return list(dict.fromkeys(names))
 
 
@@ -142,12 +155,12 @@ class Plan:
         return paths
 
 
-def plan(atoms=(), *, filter: str | None = None, all: bool = False, user=(), arch: str = DEFAULT_ARCH,
-         seed: int = DEFAULT_SEED, trials: int = DEFAULT_TRIALS) -> Plan:
+def plan(atoms=(), *, filter: str | None = None, all: bool = False, gmma: bool = False, user=(),
+         arch: str = DEFAULT_ARCH, seed: int = DEFAULT_SEED, trials: int = DEFAULT_TRIALS) -> Plan:
     """Cases for the selected catalogued atoms plus user atoms ``user`` (each a Case, or (MMAAtom, base))."""
     if not 1 <= int(trials) <= 64:
         raise SymcuteError(f"hwcheck: trials must be in 1..64, got {trials}")
-    cases, skipped = catalog_cases(select_atoms(atoms, filter, all), arch)
+    cases, skipped = catalog_cases(select_atoms(atoms, filter, all, gmma), arch)
     for u in user or ():
         if isinstance(u, Case):
             cases.append(u)
@@ -161,7 +174,8 @@ def plan(atoms=(), *, filter: str | None = None, all: bool = False, user=(), arc
     if dup:
         raise SymcuteError(f"hwcheck: two cases are named {sorted(dup)[0]!r}; give user atoms distinct names")
     if not cases and not skipped:
-        raise SymcuteError("hwcheck: nothing selected (name atoms with --atom, use --filter, --all or --user-atom)")
+        raise SymcuteError("hwcheck: nothing selected (name atoms with --atom, use --filter, --all, --gmma "
+                           "or --user-atom)")
     return Plan(cases, skipped, int(seed), int(trials), arch)
 
 
@@ -278,7 +292,7 @@ def evaluate_plan(p: Plan, env: dict, lines: dict, sass: dict, man: dict | None 
                                       fingerprint(case.atom), reason=str(line.get("error", "failed"))))
             continue
         d_trials = [bytes.fromhex(h) for h in line["d"]]
-        want = LANES * case.reg_bytes("D")
+        want = case.block_threads * case.reg_bytes("D")
         if len(d_trials) != p.trials or any(len(d) != want for d in d_trials):
             raise SymcuteError(f"hwcheck: case {i} ({case.label}): D data has the wrong size")
         r = evaluate_case(case, inp.frags, d_trials)
@@ -317,9 +331,49 @@ def upstream_rows(p: Plan, results: list) -> list:
     return rows
 
 
+def extract_cases(man: dict, results_text: str, labels, sass_text: str = "") -> tuple[dict, str, str]:
+    """A smaller record of a run: only the cases named ``labels``, re-indexed (manifest, results, SASS).
+
+    The manifest keeps the run's id (the results' env line names it) and
+    records the inputs' hash of the kept cases, plus the hash of the whole run's inputs.
+    """
+    keep = [c for c in man["cases"] if c["label"] in set(labels)]
+    remap = {c["index"]: i for i, c in enumerate(keep)}
+    sub = dict(man, cases=[dict(c, index=remap[c["index"]]) for c in keep], skipped=[],
+               whole_run={"cases": len(man["cases"]), "inputs_sha256": man["inputs_sha256"]})
+    p = Plan([Case(c["label"], c["instruction"], atom_from_spec(c["atom"]), c["kind"], c.get("note", ""))
+              for c in sub["cases"]], [tuple(x) for x in man.get("skipped", [])], man["seed"], man["trials"],
+             man["arch"])
+    rows, blob = p._layout()
+    sub["inputs_sha256"] = hashlib.sha256(blob).hexdigest()
+    for c, row in zip(sub["cases"], rows):
+        c["offsets"] = list(row[:3])
+    out = []
+    for line in results_text.splitlines():
+        obj = json.loads(line) if line.strip() else None
+        if obj is None:
+            continue
+        if obj.get("kind") == "case":
+            if obj["index"] not in remap:
+                continue
+            obj["index"] = remap[obj["index"]]
+        out.append(json.dumps(obj, separators=(",", ":")))
+    sass_out, keep_fn = [], False
+    for line in sass_text.splitlines():
+        m = re.search(r"Function : hwcheck_case_(\d+)", line)
+        if m:
+            keep_fn = int(m.group(1)) in remap
+            if keep_fn:
+                line = line.replace(f"hwcheck_case_{m.group(1)}", f"hwcheck_case_{remap[int(m.group(1))]}")
+        if keep_fn:
+            sass_out.append(line)
+    return sub, "\n".join(out) + "\n", "\n".join(sass_out) + "\n"
+
+
 # ---- the one-call entry point ---------------------------------------------------------------------
 
-def hwcheck(atoms=(), *, filter: str | None = None, all: bool = False, user=(), emit=None, results=None,
+def hwcheck(atoms=(), *, filter: str | None = None, all: bool = False, gmma: bool = False, user=(), emit=None,
+            results=None,
             manifest=None, arch: str = DEFAULT_ARCH, seed: int = DEFAULT_SEED, trials: int = DEFAULT_TRIALS,
             copy_headers: bool = False, build: bool = False):
     """Check MMA atoms' layouts against the real instructions.
@@ -332,7 +386,7 @@ def hwcheck(atoms=(), *, filter: str | None = None, all: bool = False, user=(), 
     """
     if results is not None:
         return read_results(results, manifest)
-    p = plan(atoms, filter=filter, all=all, user=user, arch=arch, seed=seed, trials=trials)
+    p = plan(atoms, filter=filter, all=all, gmma=gmma, user=user, arch=arch, seed=seed, trials=trials)
     if emit is not None:
         p.emit(emit, copy_headers=copy_headers, build=build)
         return p

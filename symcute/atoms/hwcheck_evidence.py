@@ -28,17 +28,35 @@ def family(name: str) -> str:
     return name.split("_", 1)[0]
 
 
-def evidence_from_report(report: Report) -> dict:
+def evidence_from_reports(reports) -> dict:
+    """Evidence of several runs: per atom the row of the first run that has one (tagged with ``run``)."""
+    merged = {"format": FORMAT, "runs": [], "covered_families": set(), "atoms": {}, "user_atoms": {}}
+    for i, rep in enumerate(reports):
+        ev = evidence_from_report(rep, i)
+        merged["runs"] += ev["runs"]
+        merged["covered_families"] |= set(ev["covered_families"])
+        for key in ("atoms", "user_atoms"):
+            for name, row in ev[key].items():
+                merged[key].setdefault(name, row)
+        if ev.get("gmma_sample_n"):
+            merged["gmma_sample_n"] = ev["gmma_sample_n"]
+    merged["covered_families"] = sorted(merged["covered_families"])
+    merged["atoms"] = dict(sorted(merged["atoms"].items()))
+    return merged
+
+
+def evidence_from_report(report: Report, run: int = 0) -> dict:
     """Evidence of a report: per catalogued atom its fingerprint and verdict, user atoms apart.
 
-    The covered families are those of every catalogued atom the run has a row for.
+    The covered families are those of every catalogued mma.sync atom the run has a row for; a run with
+    the GMMA sample (every family and source at N = 8 and 256) records that too.
     """
     atoms: dict = {}
     users: dict = {}
     corrected: dict = {}
     specs = {c["label"]: c["atom"] for c in (report.manifest or {}).get("cases", [])}
     for r in report.results:
-        row = {"fingerprint": r.fingerprint, "verdict": r.verdict, "types": r.types, "kind": r.kind}
+        row = {"fingerprint": r.fingerprint, "verdict": r.verdict, "types": r.types, "kind": r.kind, "run": run}
         if r.kind in ("user", "corrected") and r.label in specs:
             s = specs[r.label]
             row["layouts"] = {"thr_id": s["thr_id"], "A": s["a_layout"], "B": s["b_layout"], "C": s["c_layout"]}
@@ -63,8 +81,13 @@ def evidence_from_report(report: Report) -> dict:
     run = {k: env.get(k) for k in ("device", "cc", "sms", "driver", "driver_cuda", "runtime_cuda", "nvcc", "arch",
                                    "date")}
     run.update(manifest=man.get("id"), seed=man.get("seed"), trials=man.get("trials"))
-    return {"format": FORMAT, "run": run, "covered_families": sorted({family(n) for n in atoms}),
-            "atoms": dict(sorted(atoms.items())), "user_atoms": users}
+    ev = {"format": FORMAT, "runs": [run],
+          "covered_families": sorted({family(n) for n in atoms if n in WARP_ATOMS}),
+          "atoms": dict(sorted(atoms.items())), "user_atoms": users}
+    from .hwcheck_api import GMMA_SAMPLE_N, gmma_sample
+    if set(gmma_sample()) <= set(atoms):
+        ev["gmma_sample_n"] = list(GMMA_SAMPLE_N)
+    return ev
 
 
 def write_evidence(evidence: dict, path) -> None:
@@ -124,4 +147,23 @@ def check_evidence(evidence: dict, catalog: dict | None = None) -> list[str]:
                 problems.append(f"{name}: its corrected layout did not agree with the hardware either")
         elif verdict not in (AGREE, UNSUPPORTED):
             problems.append(f"{name}: recorded verdict {verdict!r} (neither agree, disagree nor unsupported)")
+    if evidence.get("gmma_sample_n") and catalog is WARP_ATOMS:
+        problems += _check_gmma(evidence)
+    return problems
+
+
+def _check_gmma(evidence: dict) -> list[str]:
+    """The GMMA sample: each recorded atom still has the layouts that ran, and the sample is complete."""
+    from .hwcheck_api import gmma_sample
+    from .mma_lookup import mma_atom
+    recorded = evidence["atoms"]
+    problems = []
+    for name in gmma_sample(tuple(evidence["gmma_sample_n"])):
+        row = recorded.get(name)
+        if row is None:
+            problems.append(f"{name}: no hardware evidence for this GMMA family/source/N")
+        elif row.get("fingerprint") != fingerprint(mma_atom(name)):
+            problems.append(f"{name}: layouts changed since the hardware run: re-run symcute hwcheck --gmma")
+        elif row.get("verdict") != AGREE:
+            problems.append(f"{name}: recorded verdict {row.get('verdict')!r}")
     return problems

@@ -23,6 +23,7 @@ from .mma_catalog import WARP_ATOMS
 from .mma_lookup import mma_atom
 
 LANES = 32
+WARPGROUP = 128
 DEFAULT_ARCH = "sm_90a"
 
 # Layouts CuTe gets wrong, as corrected here (upstream text -> corrected layout), per atom and operand.
@@ -55,6 +56,32 @@ class Case:
     def threads(self) -> int:
         return self.atom.thr_id.size()
 
+    @property
+    def warpgroup(self) -> bool:
+        """A GMMA (wgmma) case: 128 threads, B (and A for SS) read from shared memory by descriptor."""
+        return self.instruction not in WARP_ATOMS
+
+    @property
+    def block_threads(self) -> int:
+        """Threads of the launch: one warp, or one warpgroup for GMMA."""
+        return WARPGROUP if self.warpgroup else LANES
+
+    def smem_operands(self) -> tuple:
+        """Operands the instruction reads from shared memory (the atom's fragment type is a descriptor)."""
+        return tuple(op for op in ("A", "B") if getattr(self.atom, "frg_type_" + op.lower()) is not None)
+
+    def tile_bytes(self, operand: str) -> int:
+        M, N, K = self.atom.shape_mnk
+        count = {"A": M * K, "B": N * K}[operand.upper()]
+        return (count * self.value_type(operand).bits + 7) // 8
+
+    def trial_bytes(self, operand: str) -> int:
+        """Bytes of one trial's input for ``operand``: a shared-memory tile, or every thread's registers."""
+        op = operand.upper()
+        if op in self.smem_operands():
+            return self.tile_bytes(op)
+        return self.block_threads * self.reg_bytes(op)
+
     def values(self, operand: str) -> int:
         return self.atom.layout(operand)[1].size()
 
@@ -78,7 +105,7 @@ class Case:
         M, N, K = self.atom.shape_mnk
         tiles = {"A": M * K, "B": N * K, "C": M * N}
         return {op: operand_map(op, self.atom.layout(op), self.threads, self.values(op), tiles[op])
-                for op in ("A", "B", "C")}
+                for op in ("A", "B", "C") if op not in self.smem_operands()}
 
     def arithmetic(self) -> str:
         if self.instruction.endswith("_XORPOPC"):
@@ -124,7 +151,11 @@ def unsupported_reason(name: str, arch: str = DEFAULT_ARCH) -> str | None:
     """Why CuTe's wrapper of instruction ``name`` cannot run on ``arch`` (None when it can)."""
     cc = target_cc(arch)
     if name not in WARP_ATOMS:
-        return f"{name} is not an mma.sync atom of the catalog (GMMA atoms need a warpgroup driver)"
+        if not name.startswith("SM90_64x"):
+            return f"{name} is neither an mma.sync nor a GMMA atom of the catalog"
+        if cc != 90 or not arch.strip().lower().endswith("a"):
+            return f"GMMA (wgmma) needs the arch-specific target sm_90a, not {arch}"
+        return None
     family = name[:4]
     if cc < _MIN_CC.get(family, 10 ** 6):
         return f"{family.lower()} instruction, target {arch} is older"
@@ -186,7 +217,8 @@ def derive_atom(base: MMAAtom, name: str, a=None, b=None, c=None, thr_id=None) -
                    a if a is not None else base.a_layout, b if b is not None else base.b_layout,
                    c if c is not None else base.c_layout,
                    base.val_type_d, base.val_type_a, base.val_type_b, base.val_type_c,
-                   header=base.header, ptx=base.ptx, arch=base.arch)
+                   header=base.header, ptx=base.ptx, arch=base.arch,
+                   frg_type_a=base.frg_type_a, frg_type_b=base.frg_type_b)
 
 
 def user_case(atom: MMAAtom, base: str | MMAAtom | None = None, arch: str = DEFAULT_ARCH) -> Case:
@@ -207,7 +239,7 @@ def user_case(atom: MMAAtom, base: str | MMAAtom | None = None, arch: str = DEFA
     atom = MMAAtom(atom.name, atom.shape_mnk, atom.thr_id, atom.a_layout, atom.b_layout, atom.c_layout,
                    *[getattr(atom, "val_type_" + t) or getattr(base_atom, "val_type_" + t) for t in types],
                    header=atom.header or base_atom.header, ptx=atom.ptx or base_atom.ptx,
-                   arch=atom.arch or base_atom.arch)
+                   arch=atom.arch or base_atom.arch, frg_type_a=atom.frg_type_a, frg_type_b=atom.frg_type_b)
     for t in types:
         if getattr(atom, "val_type_" + t) != getattr(base_atom, "val_type_" + t):
             raise LayoutError(f"hwcheck: user atom {atom.name!r} has ValType{t.upper()} "
@@ -223,9 +255,12 @@ def user_case(atom: MMAAtom, base: str | MMAAtom | None = None, arch: str = DEFA
             raise LayoutError(f"hwcheck: user atom {atom.name!r}: the {op} layout {atom.layout(op)} has "
                               f"{case.values(op)} values per thread; instruction {base_atom.name}'s "
                               f"{op} registers hold {ref.values(op)}")
-    if any(not 0 <= lane < LANES for lane in case.lanes()):
+    if any(not 0 <= lane < case.block_threads for lane in case.lanes()):
         raise LayoutError(f"hwcheck: user atom {atom.name!r}: thr_id {atom.thr_id} maps a thread outside "
-                          f"the warp's lanes 0..31")
+                          f"the launch's threads 0..{case.block_threads - 1}")
+    if case.smem_operands() != ref.smem_operands():
+        raise LayoutError(f"hwcheck: user atom {atom.name!r} must read {'/'.join(ref.smem_operands()) or 'no'} "
+                          f"operand(s) from shared memory, like instruction {base_atom.name}")
     case.operand_maps()   # layouts must evaluate on every (t, v)
     return case
 
@@ -235,8 +270,8 @@ def user_case(atom: MMAAtom, base: str | MMAAtom | None = None, arch: str = DEFA
 @dataclass
 class Inputs:
     """The register images of one case: ``regs[op][trial]`` is 32 lanes of bytes, and the fragments drawn."""
-    regs: dict      # 'A'/'B'/'C' -> [trial] -> bytes (LANES * reg_bytes)
-    frags: dict     # 'A'/'B'/'C' -> [trial] -> frag[t][v]
+    regs: dict      # 'A'/'B'/'C' -> [trial] -> bytes (threads * reg_bytes, or a shared-memory tile)
+    frags: dict     # 'A'/'B'/'C' -> [trial] -> frag[t][v] (the tile itself for a shared-memory operand)
 
 
 def _stream(seed: int, label: str, trial: int, what: str) -> SplitMix64:
@@ -254,15 +289,23 @@ def make_inputs(case: Case, seed: int, trials: int, maps: dict | None = None) ->
     lanes = case.lanes()
     regs = {op: [] for op in "ABC"}
     frags = {op: [] for op in "ABC"}
+    smem = case.smem_operands()
     for trial in range(trials):
         for op in "ABC":
             vt = case.value_type(op)
-            omap: OperandMap = maps[op]
             rng = _stream(seed, case.label, trial, op)
+            if op in smem:
+                # a shared-memory operand is its tile (column-major), copied into smem by CuTe's layout
+                M, N, K = case.atom.shape_mnk
+                tile = [vt.draw(rng) for _ in range((M if op == "A" else N) * K)]
+                regs[op].append(pack(tile, vt))
+                frags[op].append(tile)
+                continue
+            omap: OperandMap = maps[op]
             tile = [vt.draw(rng) for _ in range(omap.tile)]
             frag = [[tile[i] if 0 <= i < omap.tile else vt.draw(rng) for i in row] for row in omap.index]
             nbytes = case.reg_bytes(op)
-            image = bytearray(LANES * nbytes)
+            image = bytearray(case.block_threads * nbytes)
             for t, lane in enumerate(lanes):
                 image[lane * nbytes:(lane + 1) * nbytes] = pack(frag[t], vt)
             regs[op].append(bytes(image))
@@ -282,13 +325,15 @@ def atom_spec(atom: MMAAtom) -> dict:
         "b_layout": str(atom.b_layout),
         "c_layout": str(atom.c_layout),
         "val_types": [atom.val_type_d, atom.val_type_a, atom.val_type_b, atom.val_type_c],
+        **({"frg_types": [atom.frg_type_a, atom.frg_type_b]} if atom.frg_type_a or atom.frg_type_b else {}),
     }
 
 
 def atom_from_spec(spec: dict) -> MMAAtom:
     d, a, b, c = spec["val_types"]
+    fa, fb = spec.get("frg_types", (None, None))
     return MMAAtom(spec["name"], tuple(spec["shape_mnk"]), Layout.parse(spec["thr_id"]),
-                   spec["a_layout"], spec["b_layout"], spec["c_layout"], d, a, b, c)
+                   spec["a_layout"], spec["b_layout"], spec["c_layout"], d, a, b, c, frg_type_a=fa, frg_type_b=fb)
 
 
 def fingerprint(atom: MMAAtom) -> str:

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 
 from .hwcheck_model import Comparison, assemble, compare_trial, predict_d
-from .hwcheck_plan import LANES, Case, fingerprint
+from .hwcheck_plan import Case, fingerprint
 from .hwcheck_values import unpack
 
 AGREE, DISAGREE, ERROR, UNSUPPORTED, NOT_RUN = "agree", "disagree", "error", "unsupported", "not run"
@@ -55,7 +55,7 @@ def decode_d(case: Case, d_bytes: bytes) -> tuple[list, int]:
     used = set(lanes)
     zero = vt.decode(0)
     idle = 0
-    for lane in range(LANES):
+    for lane in range(case.block_threads):
         if lane not in used:
             idle += sum(1 for x in unpack(d_bytes[lane * nb:(lane + 1) * nb], vt, nv) if x != zero)
     return frag, idle
@@ -75,7 +75,8 @@ def evaluate_case(case: Case, frags: dict, d_trials: list, maps: dict | None = N
     comp = Comparison()
     idle = 0
     for trial, raw in enumerate(d_trials):
-        tiles = {op: assemble(maps[op], frags[op][trial], zeros[op]) for op in "ABC"}
+        tiles = {op: frags[op][trial] if op not in maps else assemble(maps[op], frags[op][trial], zeros[op])
+                 for op in "ABC"}
         d_pred = predict_d(case.atom.shape_mnk, tiles["A"], tiles["B"], tiles["C"], arith)
         d_frag, idle_t = decode_d(case, raw)
         idle += idle_t
@@ -124,7 +125,7 @@ def _plain(x):
 
 # Tensor-core opcodes (HMMA, IMMA, DMMA, BMMA, QMMA, HGMMA, ...) and the dot-product ones (IDP);
 # 'HFMA2.MMA' is an FMA issued on the MMA pipe, not a matrix instruction.
-_TENSOR_OP = re.compile(r"(?<![A-Z0-9.])((?:[A-Z]G?MMA|IDP|IDP4A)(?:\.[A-Z0-9_]+)*)")
+_TENSOR_OP = re.compile(r"(?<![A-Z0-9.])((?:[A-Z]G?MMA|IDP|IDP4A)(?:\.[A-Za-z0-9_]+)*)")
 
 
 def parse_sass(text: str) -> dict:

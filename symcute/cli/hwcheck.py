@@ -28,6 +28,8 @@ def register(sub) -> None:
                      help="a catalogued mma.sync atom (C++ spelling); repeatable")
     sel.add_argument("--filter", metavar="TEXT", help="every mma.sync atom whose name or PTX contains TEXT")
     sel.add_argument("--all", action="store_true", help="every mma.sync atom of the catalog")
+    sel.add_argument("--gmma", action="store_true",
+                     help="GMMA (wgmma) atoms: every family and source (SS/RS) at N = 8 and 256")
     usr = p.add_argument_group("user-defined atom (layouts not given are the base's)")
     usr.add_argument("--user-atom", metavar="NAME", help="name of a user-defined atom to check")
     usr.add_argument("--base", metavar="INSTR", help="the catalogued atom whose instruction runs it")
@@ -41,7 +43,8 @@ def register(sub) -> None:
     run.add_argument("--emit", metavar="DIR", help="write the program, inputs, manifest and run.sh into DIR")
     run.add_argument("--copy-headers", action="store_true", help="with --emit: copy CUTLASS's headers into DIR/include")
     run.add_argument("--build", action="store_true", help="with --emit: compile DIR/hwcheck_prog here with nvcc")
-    run.add_argument("--results", metavar="FILE", help="read a run's results.jsonl back (manifest.json beside it)")
+    run.add_argument("--results", metavar="FILE", action="append", default=[],
+                     help="read a run's results.jsonl[.gz] back (manifest.json beside it); repeatable")
     run.add_argument("--manifest", metavar="FILE", help="with --results: the manifest, if not beside it")
     run.add_argument("--arch", default="sm_90a", help="target (default sm_90a)")
     run.add_argument("--seed", type=int, default=None, help="inputs' seed")
@@ -103,14 +106,17 @@ def run_cmd(args) -> int:
     from ..errors import SymcuteError
 
     if args.results:
-        if args.emit or args.atom or args.filter or args.all or args.user_atom or args.user_json:
+        if args.emit or args.atom or args.filter or args.all or args.gmma or args.user_atom or args.user_json:
             raise SymcuteError("hwcheck: --results reads a finished run; it takes no selection or --emit")
-        report = api.read_results(args.results, args.manifest)
+        if args.manifest and len(args.results) > 1:
+            raise SymcuteError("hwcheck: --manifest goes with a single --results")
+        reports = [api.read_results(r, args.manifest) for r in args.results]
         if args.evidence_out:
-            from ..atoms.hwcheck_evidence import evidence_from_report, write_evidence
-            write_evidence(evidence_from_report(report), args.evidence_out)
-        _print(report, args.format)
-        return 0 if report.ok else 1
+            from ..atoms.hwcheck_evidence import evidence_from_reports, write_evidence
+            write_evidence(evidence_from_reports(reports), args.evidence_out)
+        for report in reports:
+            _print(report, args.format)
+        return 0 if all(r.ok for r in reports) else 1
     if args.evidence_out:
         raise SymcuteError("hwcheck: --evidence-out needs --results (evidence comes from a GPU run)")
     kw = {}
@@ -118,7 +124,8 @@ def run_cmd(args) -> int:
         kw["seed"] = args.seed
     if args.trials is not None:
         kw["trials"] = args.trials
-    plan = api.plan(args.atom, filter=args.filter, all=args.all, user=user_atoms(args), arch=args.arch, **kw)
+    plan = api.plan(args.atom, filter=args.filter, all=args.all, gmma=args.gmma, user=user_atoms(args),
+                    arch=args.arch, **kw)
     if args.emit:
         paths = plan.emit(args.emit, copy_headers=args.copy_headers, build=args.build)
         for name, reason in plan.skipped:

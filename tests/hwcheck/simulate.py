@@ -32,6 +32,9 @@ def simulate_d(case: Case, frags_trial: dict, truth: Case) -> bytes:
     lane_of_case = {lane: t for t, lane in enumerate(case.lanes())}
     tiles = {}
     for op in "ABC":
+        if op in truth.smem_operands():
+            tiles[op] = list(frags_trial[op])          # the shared-memory tile itself
+            continue
         nv = truth.values(op)
         frag = []
         for lane in truth.lanes():
@@ -41,7 +44,7 @@ def simulate_d(case: Case, frags_trial: dict, truth: Case) -> bytes:
     d = predict_d(truth.atom.shape_mnk, tiles["A"], tiles["B"], tiles["C"], arith)
     vt = truth.value_type("D")
     nb = truth.reg_bytes("D")
-    out = bytearray(LANES * nb)
+    out = bytearray(truth.block_threads * nb)
     for t, lane in enumerate(truth.lanes()):
         out[lane * nb:(lane + 1) * nb] = pack([d[i] for i in maps["C"].index[t]], vt)
     return bytes(out)

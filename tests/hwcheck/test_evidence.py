@@ -14,12 +14,14 @@ from pathlib import Path
 import pytest
 
 from symcute.atoms.hwcheck_api import read_results
+from symcute.atoms.hwcheck_api import gmma_sample
 from symcute.atoms.hwcheck_evidence import check_evidence, evidence_from_report, load_evidence
 from symcute.atoms.hwcheck_plan import derive_atom
 from symcute.atoms.mma_atom import MMAAtom
 from symcute.atoms.mma_catalog import WARP_ATOMS
 
 RUN = Path(__file__).parent / "data" / "h200_2026-11-29"
+GMMA_RUN = Path(__file__).parent / "data" / "h200_2026-11-29_gmma"     # the N = 8 part of the GMMA run
 
 
 @pytest.fixture(scope="module")
@@ -36,11 +38,36 @@ def test_covered_families_are_the_mma_sync_families_that_ran(evidence):
     assert set(evidence["covered_families"]) >= {"SM70", "SM75", "SM80", "SM89", "SM90"}
     ran = [n for n, row in evidence["atoms"].items() if row["verdict"] in ("agree", "disagree")]
     assert len(ran) >= 20
-    assert evidence["run"]["device"] == "NVIDIA H200" and evidence["run"]["arch"] == "sm_90a"
+    assert all(r["device"] == "NVIDIA H200" and r["arch"] == "sm_90a" for r in evidence["runs"])
+    assert evidence["gmma_sample_n"] == [8, 256]
+    assert all(evidence["atoms"][n]["verdict"] == "agree" for n in gmma_sample())
 
 
-def test_evidence_is_derived_from_the_recorded_run_not_edited(evidence):
-    assert evidence_from_report(read_results(RUN / "results.jsonl.gz")) == evidence
+def _rows(ev, run):
+    return {k: dict(v, run=run) for k, v in ev.items()}
+
+
+def test_evidence_is_derived_from_the_recorded_runs_not_edited(evidence):
+    mma = evidence_from_report(read_results(RUN / "results.jsonl.gz"), 0)
+    assert evidence["runs"][0] == mma["runs"][0]
+    assert {k: v for k, v in evidence["atoms"].items() if v["run"] == 0} == mma["atoms"]
+    gmma = evidence_from_report(read_results(GMMA_RUN / "results.jsonl.gz"), 1)
+    assert {k: v for k, v in evidence["runs"][1].items() if k != "manifest"} == \
+        {k: v for k, v in gmma["runs"][0].items() if k != "manifest"}
+    assert len(gmma["atoms"]) == 40
+    for name, row in gmma["atoms"].items():
+        assert evidence["atoms"][name] == row, name
+    for name, row in gmma["user_atoms"].items():
+        assert evidence["user_atoms"][name] == row, name
+
+
+def test_a_changed_gmma_layout_is_caught(evidence, monkeypatch):
+    import symcute.atoms.hwcheck_evidence as ev_mod
+    name = gmma_sample()[0]
+    real = ev_mod.fingerprint
+    monkeypatch.setattr(ev_mod, "fingerprint", lambda a: "0" * 64 if a.name == name else real(a))
+    problems = check_evidence(evidence)
+    assert [p.split(":")[0] for p in problems] == [name.split(":")[0]] and "re-run" in problems[0]
 
 
 def test_a_changed_layout_is_caught(evidence):

@@ -111,3 +111,18 @@ def test_disagreement_names_a_thread_and_value():
     lay = Layout.parse("((4,8),(2,2)):((32,1),(8,16))")
     i = lay(x["thread"], x["value"])
     assert tuple(x["mn"]) == (i % 16, i // 16) and x["predicted"] != x["measured"]
+
+
+def test_gmma_cases_shared_memory_tiles_and_register_c():
+    """GMMA: A/B of SS atoms are shared-memory tiles (no per-thread fragment), C/D are per thread (128)."""
+    ss = "SM90_64x8x16_F16F16F16_SS<GMMA::Major::K,GMMA::Major::K>"
+    rs = "SM90_64x16x16_F32BF16BF16_RS<GMMA::Major::K,GMMA::Major::K>"
+    base_ss, base_rs = mma_atom(ss), mma_atom(rs)
+    wrong_c = derive_atom(base_ss, "ss_wrong_c", c="((4,8,4),(2,2,1)):((128,1,16),(8,64,512))")
+    wrong_a = derive_atom(base_rs, "rs_wrong_a", a="((4,8,4),(2,2,2)):((128,1,16),(64,512,8))")
+    p = plan([ss, rs], user=[(wrong_c, ss), (wrong_a, rs)], trials=1)
+    assert [c.smem_operands() for c in p.cases] == [("A", "B"), ("B",), ("A", "B"), ("B",)]
+    assert [c.trial_bytes("C") for c in p.cases] == [128 * 8, 128 * 32, 128 * 8, 128 * 32]
+    verdicts = {r.label: r.verdict for r in report_of(p).results}
+    assert verdicts == {base_ss.name: "agree", base_rs.name: "agree", "ss_wrong_c": "disagree",
+                        "rs_wrong_a": "disagree"}
