@@ -38,6 +38,7 @@ def register(sub) -> None:
 def run(args) -> int:
     from ..errors import ParseError
     from .. import symbolic as sym
+    from ..symbolic.limits import exhaustive_limit
     from .formula import as_formula, evaluate_named
 
     def value(text, names=None):
@@ -49,6 +50,7 @@ def run(args) -> int:
                          f"got {len(args.layouts)}")
     L = value(args.layouts[0], args.names)
     lim = args.limit
+    exhaustive_limit(lim)  # a negative --limit is refused even when refinement decides without it
     if args.claim in ("right-inverse", "left-inverse"):
         R = value(args.inverse) if args.inverse else None
         fn = sym.prove_right_inverse if args.claim == "right-inverse" else sym.prove_left_inverse

@@ -38,7 +38,12 @@ def set_exhaustive_limit(n: int) -> int:
 
 
 def exhaustive_limit(limit: int | None = None) -> int:
-    return EXHAUSTIVE_LIMIT if limit is None else limit
+    """The limit of one call: ``limit`` (validated) or the configured one."""
+    if limit is None:
+        return EXHAUSTIVE_LIMIT
+    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 0:
+        raise SymcuteError(f"exhaustive limit must be a non-negative integer, got {limit!r}")
+    return limit
 
 
 def check_enumerable(n: int, what: str, limit: int | None = None) -> None:
