@@ -101,3 +101,12 @@ def test_a_disagreement_must_be_a_known_defect(evidence):
     ev = copy.deepcopy(evidence)
     ev["atoms"]["SM80_16x8x16_F16F16F16F16_TN"]["verdict"] = "disagree"
     assert any("not a known upstream defect" in p for p in check_evidence(ev))
+
+
+def test_the_linters_upstream_defects_are_the_hardware_disagreements(evidence):
+    """Every known upstream defect `symcute lint` reports disagrees with the GPU, and its correction agrees."""
+    from symcute.atoms.lint import lint_catalog
+    lint_defects = {r.atom for r in lint_catalog(False) if r.known_upstream}
+    disagree = {n for n, row in evidence["atoms"].items() if row["verdict"] == "disagree"}
+    assert lint_defects == disagree and len(disagree) == 10
+    assert all(evidence["atoms"][n]["corrected"]["verdict"] == "agree" for n in disagree)
