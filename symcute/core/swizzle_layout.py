@@ -16,6 +16,8 @@ A swizzled layout is ``Sw<B,M,S> o O o L``.  CuTe's rules, reproduced here:
 
 from __future__ import annotations
 
+import functools
+
 from ..errors import LayoutError
 from . import int_tuple as it
 from .composed import ComposedLayout, SmemPtrFlag, UInt32, composition3, is_constant_zero, is_static_zero
@@ -386,7 +388,7 @@ def recast_layout_composed(layout, old_type, new_type):
 
 # --- common layouts and vectors -------------------------------------------------
 
-def _swizzled_and_layout(a, b, op: str):
+def _swizzled_and_layout(a, b):
     if isinstance(a, ComposedLayout) and isinstance(a.outer, Swizzle) and isinstance(b, Layout):
         return a, b
     if isinstance(b, ComposedLayout) and isinstance(b.outer, Swizzle) and isinstance(a, Layout):
@@ -402,7 +404,7 @@ def max_common_layout_composed(a, b):
     elements (the swizzle keeps the low M bits).
     @pre exactly one side is a swizzled composed layout, the other a Layout
     """
-    pair = _swizzled_and_layout(a, b, "max_common_layout")
+    pair = _swizzled_and_layout(a, b)
     if pair is None:
         raise LayoutError(f"max_common_layout({_name(a)}, {_name(b)}): no matching function "
                           f"(one swizzled composed layout and one Layout are required)")
@@ -436,7 +438,7 @@ def max_common_vector_composed(a, b) -> int:
     swizzled: ``max_common_vector(L0, L1)``, capped by ``1 << M0`` and
     ``1 << M1`` unless the two swizzles are equal.
     """
-    pair = _swizzled_and_layout(a, b, "max_common_vector")
+    pair = _swizzled_and_layout(a, b)
     if pair is not None:
         sw_layout, other = pair
         return min(_max_common_vector_any(sw_layout.inner, other), 1 << sw_layout.outer.base)
@@ -540,6 +542,7 @@ def _core_op(name: str, layout, *args):
     return _core_functions()[name](layout, *args)
 
 
+@functools.cache
 def _core_functions() -> dict:
     from .coalesce import coalesce, filter
     from .divide import flat_divide, logical_divide, tiled_divide, zipped_divide
