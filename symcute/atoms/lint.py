@@ -75,6 +75,10 @@ def _flat(layout: Layout):
     return it.flatten_to_tuple(layout.shape), it.flatten_to_tuple(layout.stride)
 
 
+def _fmt(t: tuple) -> str:
+    return "(" + ",".join(str(x) for x in t) + ")"
+
+
 def _offsets(shape: tuple, stride: tuple):
     """All offsets of the flat layout, in colexicographic input order (numpy int64)."""
     import numpy as np
@@ -84,6 +88,11 @@ def _offsets(shape: tuple, stride: tuple):
     if total > MAX_ELEMENTS:
         from ..errors import LimitError
         raise LimitError(f"lint: a layout of {total} elements exceeds the limit of {MAX_ELEMENTS}")
+    if any(s < 0 for s in shape):
+        raise LayoutError(f"lint: layout {_fmt(shape)}:{_fmt(stride)} has a negative extent")
+    if sum((s - 1) * abs(d) for s, d in zip(shape, stride)) >= 1 << 63:  # numpy's int64 would wrap silently
+        from ..errors import LimitError
+        raise LimitError(f"lint: the offsets of {_fmt(shape)}:{_fmt(stride)} do not fit in 64-bit integers")
     idx = np.arange(total, dtype=np.int64)
     out = np.zeros(total, dtype=np.int64)
     p = 1
@@ -117,6 +126,9 @@ def _analyse(layout: Layout, total: int) -> _Analysis:
     for s, d in zip(shape, stride):
         if d == 0:
             broadcast *= s
+    if total > MAX_ELEMENTS:  # counts below has one entry per tile element
+        from ..errors import LimitError
+        raise LimitError(f"lint: a tile of {total} elements exceeds the limit of {MAX_ELEMENTS}")
     off = _offsets(bshape, stride)
     bad = np.nonzero((off < 0) | (off >= total))[0]
     out_of_range = int(bad[0]) if bad.size else None
