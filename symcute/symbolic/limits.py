@@ -26,6 +26,7 @@ def _from_env() -> int:
 
 
 EXHAUSTIVE_LIMIT = _from_env()
+HOW_TO_CHANGE = "symcute.symbolic.limits.EXHAUSTIVE_LIMIT, env SYMCUTE_EXHAUSTIVE_LIMIT, prove --limit"
 
 
 def set_exhaustive_limit(n: int) -> int:
@@ -51,7 +52,7 @@ def check_enumerable(n: int, what: str, limit: int | None = None) -> None:
     lim = exhaustive_limit(limit)
     if n > lim:
         raise LimitError(f"{what}: enumerating {_pow2(n)} items exceeds the exhaustive limit {_pow2(lim)} "
-                         f"(symcute.symbolic.limits.EXHAUSTIVE_LIMIT, env SYMCUTE_EXHAUSTIVE_LIMIT)")
+                         f"({HOW_TO_CHANGE})")
 
 
 def _pow2(n: int) -> str:

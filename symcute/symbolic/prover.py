@@ -27,7 +27,7 @@ from ..core.layout import Layout
 from ..errors import SymcuteError
 from . import exhaustive
 from .formula import Formula, formula
-from .limits import exhaustive_limit, _pow2
+from .limits import HOW_TO_CHANGE, exhaustive_limit, _pow2
 from .linear import Compose, NotLinear, as_term, coalesce_digits, common_rows, evaluate, linearize, size_of, \
     term_text
 from .proof import Certificate, Proof
@@ -177,7 +177,7 @@ def _exhaustive_equal(lhs, rhs, n, statement, why, limit, labels, names=None) ->
     if n > lim:
         return Proof(statement, "unknown", "none",
                      reason=f"{why}; the domain of {_pow2(n)} inputs exceeds the exhaustive limit {_pow2(lim)} "
-                            f"(symcute.symbolic.limits.EXHAUSTIVE_LIMIT)")
+                            f"({HOW_TO_CHANGE})")
     va, vb = exhaustive.values(lhs, n, lim), exhaustive.values(rhs, n, lim)
     q = exhaustive.first_mismatch(va, vb)
     cert = Certificate("exhaustive", Table(["inputs", "mismatches"], [[n, 0 if q is None else "≥1"]]),
@@ -294,7 +294,7 @@ def _exhaustive_injective(L, n, statement, why, limit) -> Proof:
     lim = exhaustive_limit(limit)
     if n > lim:
         return Proof(statement, "unknown", "none", reason=f"{why}; the domain of {_pow2(n)} inputs exceeds the "
-                                                          f"exhaustive limit {_pow2(lim)}")
+                                                          f"exhaustive limit {_pow2(lim)} ({HOW_TO_CHANGE})")
     v = exhaustive.values(L, n, lim)
     pair = exhaustive.first_collision(v)
     cert = Certificate("exhaustive", Table(["inputs", "distinct values"], [[n, n if pair is None else "<n"]]),
@@ -360,7 +360,7 @@ def _exhaustive_surjective(L, size, n, statement, why, limit) -> Proof:
     lim = exhaustive_limit(limit)
     if size > lim or n > lim:
         return Proof(statement, "unknown", "none", reason=f"{why}; enumerating {_pow2(max(size, n))} items "
-                                                          f"exceeds the exhaustive limit {_pow2(lim)}")
+                                                          f"exceeds the exhaustive limit {_pow2(lim)} ({HOW_TO_CHANGE})")
     v = exhaustive.values(L, size, lim)
     y = exhaustive.first_missing(v, n, lim)
     cert = Certificate("exhaustive", Table(["inputs", "targets"], [[size, n]]), (f"evaluated at all {size} inputs",))
