@@ -9,7 +9,8 @@ Measures, on this machine, in one run:
   upcast<1024>, upcast<512>, make_tiled_copy_A, partition_fragment_A, retile) compiled with g++
   against CUTLASS 4.2's headers and run, through ``symcute.oracle`` with the precompiled header on
   and the result cache off (median of --cute-runs); its output is checked against the recipe's;
-- start-up: the import time of the modules the cold process loads (``python -X importtime``).
+- start-up: the CPU time of each stage of a fresh process (interpreter, each layer's import, the first
+  recipe and rendering), to see where the cold start goes.
 
     python benchmarks/bench_derive.py [--runs 7] [--warm-runs 30] [--cute-runs 3] [--markdown]
 """
@@ -19,7 +20,6 @@ from __future__ import annotations
 import argparse
 import os
 import resource
-import re
 import statistics
 import subprocess
 import sys
@@ -110,17 +110,35 @@ def cute(runs: int):
     return (times, cpu), result
 
 
-def importtime() -> list:
-    """(module, cumulative microseconds) of the heaviest imports of ``symcute derive``'s modules."""
-    code = "import symcute.cli.derive, symcute.trace.recipes, symcute.report.retile, symcute.atoms"
-    proc = subprocess.run([sys.executable, "-X", "importtime", "-c", code], capture_output=True, text=True, cwd=ROOT)
-    rows = []
-    for line in proc.stderr.splitlines():
-        m = re.match(r"import time:\s+(\d+) \|\s+(\d+) \|(\s*)(\S+)", line)
-        if m and len(m.group(3)) <= 3:   # top-level imports and their direct children
-            rows.append((m.group(4), int(m.group(2))))
-    rows.sort(key=lambda r: -r[1])
-    return rows[:10]
+STARTUP = """
+import time
+marks = [("python", time.process_time())]
+def mark(name):
+    marks.append((name, time.process_time()))
+import symcute; mark("import symcute (core)")
+import networkx; mark("import networkx (Derivation's graph)")
+import symcute.atoms; mark("import symcute.atoms (catalogs)")
+import symcute.symbolic, symcute.symbolic.prover; mark("import symcute.symbolic")
+import symcute.trace.recipes, symcute.report.retile, symcute.cli.derive; mark("import trace, report, cli")
+from symcute.trace.recipes import SEED, derive_retile
+from symcute.report import markdown
+d = derive_retile(**SEED); mark("first recipe")
+markdown(d); mark("first markdown")
+for (_, a), (name, b) in zip(marks, marks[1:]):
+    print(f"{name}\t{(b - a) * 1000:.1f}")
+"""
+
+
+def startup() -> list:
+    """CPU milliseconds of each stage of a fresh process running the seed's derive (imports first)."""
+    proc = subprocess.run([sys.executable, "-c", STARTUP], capture_output=True, text=True, cwd=ROOT, check=True)
+    before = subprocess.run([sys.executable, "-c", "import time; print(time.process_time() * 1000)"],
+                            capture_output=True, text=True, check=True)
+    rows = [("python start (to the first line)", float(before.stdout))]
+    for line in proc.stdout.splitlines():
+        name, ms = line.split("\t")
+        rows.append((name, float(ms)))
+    return rows
 
 
 def main(argv=None) -> int:
@@ -162,9 +180,9 @@ def main(argv=None) -> int:
     else:
         print(f"\nCuTe timing skipped: {out}")
     print(f"\ncores: {os.cpu_count()}; load average: {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    print("heaviest imports of the derive path (cumulative):")
-    for name, us in importtime():
-        print(f"  {name:40s} {us / 1000:7.1f} ms")
+    print("a fresh process, stage by stage (CPU time):")
+    for name, ms in startup():
+        print(f"  {name:45s} {ms:7.1f} ms")
     return 0
 
 
