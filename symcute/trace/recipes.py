@@ -23,7 +23,7 @@ re-imported with ``Derivation.from_json`` renders the same report.
 from __future__ import annotations
 
 from .. import symbolic as sym
-from ..core import Layout, ceil_div, filter as core_filter, right_inverse, upcast
+from ..core import Layout, ceil_div, right_inverse, upcast
 from ..core import int_tuple as it
 from ..errors import LayoutError, SymcuteError
 from .derivation import Derivation
