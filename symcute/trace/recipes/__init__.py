@@ -1,0 +1,34 @@
+"""Recipes: configurations derived end to end under a :class:`Derivation`, ready for a report.
+
+A recipe builds a configuration with the atoms layer, runs CuTe's chain of
+operations while a derivation records them, and adds the steps a reader needs
+next to them: the named formulas (symbolic layer), the prover's checks, worked
+examples and tables.  Every number a report prints is computed here (or by the
+operations recorded here); the report only formats.
+
+- :func:`derive_retile`: the seed's analysis of ``TiledCopy::retile`` (inside
+  ``retile_S``/``retile_D``) for one MMA operand: ``get_layoutX_TV``,
+  ``right_inverse``, ``with_shape``, ``upcast<TiledNumThr*V>``, ``retile``.
+- :func:`derive_tv`: the TV layouts of a TiledMMA with their right_inverse facts
+  (for atoms without an LDSM-style tiled copy, such as SM90 GMMA).
+- :func:`derive_expr`: any expression of the expression language, each step
+  with its formula and the identities it guarantees proved.
+- :func:`derive_catalog`: right_inverse / left_inverse facts of every
+  catalogued MMA atom's A/B/C TV layouts.
+
+Step details are JSON-native (ints, strings, lists, dicts), so a derivation
+re-imported with ``Derivation.from_json`` renders the same report.
+"""
+
+from .catalog import derive_catalog
+from .expr import derive_expr
+from .retile import SEED, derive_retile
+from .steps import (
+    ENUMERATE_LIMIT, OPERANDS, add_evaluation, add_formula, add_proof, add_table, coordinate_terms, cute,
+    distinct_values, image, mode_terms,
+)
+from .tv import derive_tv
+
+__all__ = ["SEED", "derive_retile", "derive_expr", "derive_tv", "derive_catalog", "OPERANDS", "ENUMERATE_LIMIT",
+           "add_evaluation", "add_formula", "add_proof", "add_table", "coordinate_terms", "cute",
+           "distinct_values", "image", "mode_terms"]

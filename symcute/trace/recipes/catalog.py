@@ -1,0 +1,58 @@
+"""right_inverse / left_inverse facts of every catalogued MMA atom (one table)."""
+
+from __future__ import annotations
+
+from ... import symbolic as sym
+from ...core import Layout, right_inverse
+from ...core import int_tuple as it
+from ...errors import LayoutError
+from ..derivation import Derivation
+from .steps import add_table
+
+def derive_catalog(filter: str | None = None, arch: str | None = None) -> Derivation:
+    """right_inverse / left_inverse facts of every catalogued MMA atom's A, B and C TV layouts (one table).
+
+    Per layout L: size(L), size(right_inverse(L)), the prover's verdict on
+    ``L(R(i)) == i``, the broadcast sub-axes (thread sub-axes ``t0, t1, ...``,
+    value sub-axes ``v0, v1, ...``, numbered by position), and whether
+    ``left_inverse(L)`` undoes L.  The operations run unrecorded (thousands of
+    them); the derivation holds the table.
+    """
+    from ...atoms import mma_atoms
+    from ..rules import CUTLASS_VERSION
+    d = Derivation("right_inverse / left_inverse of the MMA atom catalog", recipe="catalog", filter=filter,
+                   arch=arch)
+    rows = []
+    with d.paused():
+        for entry in mma_atoms(filter=filter, arch=arch):
+            atom = entry.atom
+            cells = {}
+            for op in ("A", "B", "C"):
+                lay = getattr(atom, op.lower() + "_layout")
+                cells[op] = None if lay is None else _inverse_facts(lay)
+            rows.append({"atom": entry.name, "arch": entry.arch, "header": entry.header, "cells": cells})
+    add_table(d, "catalog", rows=rows, count=len(rows), version=CUTLASS_VERSION)
+    return d
+
+
+def _tv_names(layout: Layout):
+    """Positional names for an atom's TV layout: thread leaves t0, t1, ...; value leaves v0, v1, ..."""
+    def leaves(shape, prefix):
+        flat = it.flatten_to_tuple(shape) if isinstance(shape, tuple) else (shape,)
+        names = [f"{prefix}{k}" for k in range(len(flat))]
+        return it.unflatten(tuple(names), shape) if isinstance(shape, tuple) else names[0]
+    return (leaves(layout.shape[0], "t"), leaves(layout.shape[1], "v"))
+
+
+def _inverse_facts(L: Layout) -> dict:
+    f = sym.formula(L, _tv_names(L))
+    R = right_inverse(L)
+    pr = sym.prove_right_inverse(f, R)
+    out = {"size": L.size(), "rsize": R.size(), "right": pr.verdict, "right_method": pr.method,
+           "broadcast": [[a.name, a.extent] for a in sym.broadcast_axes(f)]}
+    try:
+        pl = sym.prove_left_inverse(f)
+        out["left"], out["left_method"] = pl.verdict, pl.method
+    except LayoutError as e:   # CuTe's left_inverse refuses it (divisibility)
+        out["left"], out["left_method"] = "error", str(e)
+    return out

@@ -1,0 +1,157 @@
+"""Any expression of the expression language, step by step, with a formula and a check per step."""
+
+from __future__ import annotations
+
+from ... import symbolic as sym
+from ...core import int_tuple as it
+from ...errors import SymcuteError
+from ..derivation import Derivation
+from .steps import _last_node, add_formula, add_proof, add_table, cute
+
+def derive_expr(text: str, lets: dict | None = None, names: dict | None = None) -> Derivation:
+    """Evaluate an expression of the expression language under a derivation, with a formula and checks per step.
+
+    ``lets``: variable -> value (a value, or expression text evaluated first,
+    unrecorded); ``names``: variable -> names tree (text or tuples) for a
+    layout variable.  Each top-level step of the evaluation gets the formula
+    of its result, named after its inputs' sub-axes where the symbolic layer
+    can follow them (default names otherwise), and the identity its rule
+    guarantees is proved: ``L(R(i)) == i`` for right_inverse, ``R(L(x)) == x``
+    for left_inverse, equality as functions for with_shape and coalesce,
+    ``result(c) == lhs(rhs(c))`` for composition.
+    """
+    from ... import lang
+    from ...core.layout import Layout as _Layout
+    from ...symbolic.names import parse_names
+    if not isinstance(text, str) or not text.strip():
+        raise SymcuteError("derive expr: the expression is empty")
+    lets = dict(lets or {})
+    names = dict(names or {})
+    env, shown = {}, []
+    for var, value in lets.items():
+        val = lang.parse_expr_text(value).evaluate(env) if isinstance(value, str) else value
+        env[var] = val
+    formulas = {}
+    for var, tree in names.items():
+        if var not in env:
+            raise SymcuteError(f"derive expr: names given for {var!r}, which no --let binds")
+        if not isinstance(env[var], _Layout):
+            raise SymcuteError(f"derive expr: {var} = {env[var]} is not a layout; only layouts take names")
+        tree = parse_names(tree) if isinstance(tree, str) else tree
+        formulas[var] = sym.formula(env[var], tree)
+    for var, val in env.items():
+        shown.append([var, str(val), _names_text(formulas[var]) if var in formulas else None])
+    d = Derivation(f"derive expr: {text}", recipe="expr", expression=text,
+                   lets={k: str(v) for k, v in env.items()},
+                   names={k: _names_text(f) for k, f in formulas.items()})
+    with d:
+        for var, val in env.items():
+            d.label(val, var)
+        parsed = lang.parse_expr_text(text)
+        result = parsed.evaluate(env)
+        d.label(result, "result")
+    steps = d.steps(top_level_only=True)
+    for k, step in enumerate(steps, 1):   # intermediate results are named R1, R2, ... in the report
+        if step.output is not None and "label" not in d.graph.nodes[step.output]:
+            d.graph.nodes[step.output]["label"] = f"R{k}"
+    known = {d.labelled(v): f for v, f in formulas.items()}
+    add_table(d, "bindings", rows=shown, result=describe_value(result))
+    for k, step in enumerate(steps, 1):
+        _explain_step(d, step, k, known)
+    return d
+
+
+def _names_text(f) -> str:
+    from ...symbolic.names import format_names
+    return format_names(f.names)
+
+
+def describe_value(x) -> str:
+    if isinstance(x, (tuple, list)):
+        return cute(x)
+    return str(x)
+
+
+_SYM_OPS = {"right_inverse": ("right_inverse", ("layout",)), "left_inverse": ("left_inverse", ("layout",)),
+            "coalesce": ("coalesce", ("layout", "profile")), "complement": ("complement", ("layout", "cotarget")),
+            "upcast": ("upcast", ("layout", "n")), "downcast": ("downcast", ("layout", "n")),
+            "composition": ("composition", ("lhs", "rhs")), "logical_divide": ("logical_divide", ("layout", "tiler")),
+            "zipped_divide": ("zipped_divide", ("layout", "tiler")),
+            "logical_product": ("logical_product", ("block", "tiler"))}
+
+
+def _explain_step(d: Derivation, step, k: int, known: dict) -> None:
+    """The formula of a step's result (names followed through the symbolic layer) and its guaranteed identity."""
+    from ...core.layout import Layout as _Layout
+    out = d.obj(step.output) if step.output is not None else None
+    if not isinstance(out, _Layout) or not _int_strides(out):
+        return
+
+    def f_of(node):
+        if node in known:
+            return known[node]
+        obj = d.obj(node)
+        return sym.formula(obj) if isinstance(obj, _Layout) and _int_strides(obj) else obj
+
+    with d.paused():
+        args = {name: f_of(node) for name, node in step.inputs.items()}
+        f = None
+        try:
+            if step.rule in ("get_layoutA_TV", "get_layoutB_TV", "get_layoutC_TV") and "self" in step.inputs:
+                # the atoms layer names a TiledMMA's TV layouts (t0, t1, wm, wn | v0, v1, ...)
+                f = sym.formula(out, d.obj(step.inputs["self"]).layout_TV_names(step.rule[10]))
+            elif step.rule in _SYM_OPS:
+                fn_name, params = _SYM_OPS[step.rule]
+                fn = getattr(sym, fn_name, None) or getattr(sym.ops, fn_name)
+                call = [args[p] for p in params if p in args]
+                f = fn(*call)
+            elif step.rule == "with_shape":
+                shape = tuple(args[n] for n in sorted(a for a in args if a.startswith("shape")))
+                f = sym.with_shape(args["self"], *shape)
+        except (SymcuteError, AssertionError, TypeError, KeyError, AttributeError):
+            f = None   # no symbolic counterpart for these inputs: default names below
+        if f is None or f.layout != out:
+            f = sym.formula(out)
+    known[step.output] = f
+    add_formula(d, out, f, d.graph.nodes[step.output]["label"], step=k, rule=step.rule)
+    _step_check(d, step, k, args, f)
+
+
+def _int_strides(layout) -> bool:
+    return all(isinstance(x, int) and not isinstance(x, bool) for x in it.flatten_to_tuple(layout.stride))
+
+
+def _step_check(d: Derivation, step, k: int, args: dict, f) -> None:
+    from ...symbolic import Compose
+    from ...symbolic.formula import Formula
+    rule, label = step.rule, d.graph.nodes[step.output]["label"]
+
+    def name_of(key):
+        return d.graph.nodes[step.inputs[key]].get("label", "L")
+    with d.paused():
+        try:
+            if rule == "right_inverse" and isinstance(args.get("layout"), Formula):
+                L = args["layout"]
+                lab = [name_of("layout"), label]
+                p, claim, n = sym.prove_right_inverse(L, f, labels=tuple(lab)), "right_inverse", f.size()
+            elif rule == "left_inverse" and isinstance(args.get("layout"), Formula):
+                L = args["layout"]
+                lab = [name_of("layout"), label]
+                p, claim, n = sym.prove_left_inverse(L, f, labels=tuple(lab)), "left_inverse", L.size()
+            elif rule in ("with_shape", "coalesce") and isinstance(args.get("self", args.get("layout")), Formula):
+                L = args.get("self", args.get("layout"))
+                if L.size() != f.size():
+                    return
+                lab = [label, name_of("self" if "self" in step.inputs else "layout")]
+                p, claim, n = sym.prove(f, L, labels=tuple(lab)), "equal", f.size()
+            elif rule == "composition" and isinstance(args.get("lhs"), Formula) and isinstance(args.get("rhs"), Formula):
+                both = f"{name_of('lhs')}∘{name_of('rhs')}"
+                p = sym.prove(f, Compose(args["lhs"], args["rhs"]), labels=(label, both))
+                claim, lab, n = "equal", [label, both], f.size()
+            else:
+                return
+        except SymcuteError:
+            return
+    rid = {"right_inverse": "prove_right_inverse", "left_inverse": "prove_left_inverse"}.get(claim, "prove_equal")
+    add_proof(d, rid, p, {"result": d.obj(step.output)}, lab, claim, n)
+    d.graph.nodes[_last_node(d)]["details"]["step"] = k

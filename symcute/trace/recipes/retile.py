@@ -1,0 +1,277 @@
+"""The seed's recipe: ``TiledCopy::retile`` (inside ``retile_S``/``retile_D``) for one operand of a TiledMMA."""
+
+from __future__ import annotations
+
+from ... import symbolic as sym
+from ...core import Layout, ceil_div, right_inverse, upcast
+from ...core import int_tuple as it
+from ...errors import SymcuteError
+from ..derivation import Derivation
+from .steps import (
+    ATOM_AXES, OPERANDS, _atom_layout, _atom_layout_names, _largest_value, _leaf_modes,
+    _names_tree, _operand, add_evaluation, add_formula, add_proof, add_table, coordinate_terms, cute,
+    distinct_values, image, mode_terms,
+)
+
+# The seed document's configuration (seeds/000_28a9c404e15f3261.txt); its aside
+# contrasts upcast<128*8> with upcast<128*4>.
+SEED = {"mma": "SM80_16x8x16_F16F16F16F16_TN", "atom_layout": (2, 2, 1), "operand": "A",
+        "copy_atom": "SM75_U32x2_LDSM_N", "value_type": "half_t", "frg_values": None, "contrast": 512}
+
+
+def derive_retile(mma="SM80_16x8x16_F16F16F16F16_TN", atom_layout=(2, 2, 1), operand="A",
+                  copy_atom="SM75_U32x2_LDSM_N", value_type="half_t", frg_values=None,
+                  contrast=None) -> Derivation:
+    """The seed's derivation of ``retile_D`` for one operand of a TiledMMA, recorded step by step.
+
+    Builds ``make_tiled_mma(mma, atom_layout)``, the operand's TV layout F,
+    ``make_tiled_copy_X(Copy_Atom<copy_atom, value_type>, mma)``, the thread-0
+    register fragment (its first mode gives ``V``; ``frg_values`` overrides it),
+    and records ``G = right_inverse(F)``, ``H = G.with_shape(Tiler_MN)``,
+    ``upcast<TiledNumThr*V>(H)`` (and ``upcast<contrast>(H)`` when asked),
+    ``retile(fragment)``, with the named formulas, the prover's checks, worked
+    examples and tables.
+    @post the labels F, G, H, frg_layout_mn, retile name the CuTe values
+    """
+    from ...atoms import copy_atom as lookup_copy, make_tiled_mma
+    from ...atoms import make_tiled_copy_A, make_tiled_copy_B, make_tiled_copy_C
+    op = _operand(operand)
+    shape_layout = _atom_layout(atom_layout)
+    if frg_values is not None and (isinstance(frg_values, bool) or not isinstance(frg_values, int)
+                                   or frg_values < 1):
+        raise SymcuteError(f"the fragment's value count must be a positive integer, got {frg_values!r}")
+    if contrast is not None and (isinstance(contrast, bool) or not isinstance(contrast, int) or contrast < 1):
+        raise SymcuteError(f"the contrast upcast must be a positive integer, got {contrast!r}")
+    (i, j), axes, bmode = OPERANDS[op]
+    config = {"recipe": "retile-d", "mma": str(mma), "atom_layout": list(shape_layout), "operand": op,
+              "copy_atom": str(copy_atom), "value_type": str(value_type), "frg_values": frg_values,
+              "contrast": contrast}
+    d = Derivation(f"retile_D: operand {op} of {mma} tiled {cute(shape_layout)}", **config)
+    with d:
+        tiled = make_tiled_mma(mma, shape_layout)
+        d.label(tiled, "mma")
+        _configuration(d, tiled, op)
+        F = tiled.get_layout_TV(op)
+        d.label(F, "F")
+        with d.paused():
+            Ff = sym.formula(F, _names_tree(tiled, op))
+        _thread_domain(d, tiled, op, F)
+        _formula_F(d, tiled, op, F, Ff)
+        with d.paused():
+            atom = lookup_copy(copy_atom, value_type)
+        maker = {"A": make_tiled_copy_A, "B": make_tiled_copy_B, "C": make_tiled_copy_C}[op]
+        tc = maker(atom, tiled)
+        d.label(tc, "tiled_copy")
+        thr = tiled.get_slice(0)
+        tile = (tiled.tile_size(i), tiled.tile_size(j))
+        frag = {"A": thr.partition_fragment_A, "B": thr.partition_fragment_B,
+                "C": thr.partition_fragment_C}[op](tile)
+        d.label(frag, "fragment")
+        if frg_values is not None and frg_values != it.product(it.wrap(frag.shape)[0]):
+            with d.paused():
+                frag = Layout((frg_values,) + tuple(it.wrap(frag.shape)[1:]))
+            d.label(frag, "fragment")
+        V = it.product(it.wrap(frag.shape)[0])
+        with d.paused():   # CuTe's member types of the TiledCopy (recasts of the atom's layouts)
+            members = {"tiled_num_thr": tc.tiled_num_thr, "tiled_num_val": tc.tiled_num_val,
+                       "atom_num_thr": tc.atom_num_thr, "atom_num_val": tc.atom_num_val}
+        N = members["tiled_num_thr"] * V
+        add_table(d, "retile_config", V=V, N=N, tiler=cute(tc.tiler_mn), tile=list(tile),
+                  elements=tile[0] * tile[1], fragment=str(frag), fragment_given=frg_values is not None,
+                  copy_atom=atom.name, value_type=str(atom.value_type), ptx=atom.ptx, copy_header=atom.header,
+                  layout_tv=str(tc.layout_tv), **members)
+        G = right_inverse(F)
+        d.label(G, "G")
+        Gf = _right_inverse_steps(d, F, Ff, G, op)
+        H = G.with_shape(*tile)
+        d.label(H, "H")
+        Hf = _with_shape_steps(d, G, Gf, H, tile, axes, members["tiled_num_thr"], N)
+        U = upcast(H, N)
+        d.label(U, "frg_layout_mn")
+        _upcast_steps(d, H, Hf, U, N, "frg_layout_mn")
+        if contrast is not None:
+            C = upcast(H, contrast)
+            d.label(C, "contrast")
+            _upcast_steps(d, H, Hf, C, contrast, "contrast")
+        result = tc.retile(frag)
+        d.label(result, "retile")
+        with d.paused():
+            steps = tc.retile_steps(frag)
+        _retile_steps(d, members["atom_num_val"], frag, steps, H, Hf, U)
+    return d
+
+
+def _configuration(d, tiled, op) -> None:
+    """The tile sizes, the thread organisation and the symbols of the configuration."""
+    atom = tiled.atom
+    vmnk = tiled.thr_layout_vmnk
+    (i, j), axes, bmode = OPERANDS[op]
+    modes = []
+    for k, name in enumerate(ATOM_AXES):
+        ext = vmnk[k + 1].size()
+        stride = it.flatten_to_tuple(vmnk[k + 1].stride)[0] if ext > 1 else 0
+        modes.append([name, ext, stride])
+    add_table(d, "configuration", mma=atom.name, arch=atom.arch, header=atom.header, ptx=atom.ptx,
+              atom_shape=list(atom.shape_mnk), atom_layout=str(tiled.atom_layout_mnk),
+              atom_layout_shape=[vmnk[k].size() for k in (1, 2, 3)],
+              tile=[tiled.tile_size(k) for k in range(3)], operand=op, operand_axes=list(axes),
+              operand_tile=[tiled.tile_size(i), tiled.tile_size(j)], atom_threads=atom.thr_id.size(),
+              threads=tiled.size(), thr_layout_vmnk=str(vmnk), thread_modes=modes,
+              broadcast_mode=None if bmode is None else ATOM_AXES[bmode - 1])
+
+
+def _thread_domain(d, tiled, op, F) -> None:
+    """thrfrg_X(ref) against the final TV layout: threads, TVs, distinct elements (the seed's table)."""
+    step = d.last(f"get_layout{op}_TV")
+    details = step.details
+    thrfrg, ref = details["thrfrg"], details["ref"]
+    tile = details.get("broadcast_tile")
+    bcast = None
+    if tile is not None:
+        bcast = tile[1][0]
+    with d.paused():
+        rows = []
+        for stage, lay in (("thrfrg", thrfrg), ("final", F)):
+            thr = lay[0].size()
+            rows.append({"stage": stage, "layout": str(lay), "threads": thr, "values": lay.size() // thr,
+                         "tvs": lay.size(), "distinct": distinct_values(lay)})
+        thr_modes = cute(thrfrg[0].shape)
+    add_table(d, "thread_domain", ref=str(ref), ref_shape=list(it.wrap(ref.shape)), rows=rows,
+              broadcast_tile=None if bcast is None else str(bcast),
+              thridx_2_thrid=str(details["thridx_2_thrid"]), thrfrg_thread_shape=thr_modes)
+
+
+def _formula_F(d, tiled, op, F, Ff) -> None:
+    (i, j), axes, bmode = OPERANDS[op]
+    tile = (tiled.tile_size(i), tiled.tile_size(j))
+    T = F[0].size()
+    bcast = [a.name for a in sym.broadcast_axes(Ff)]
+    with d.paused():
+        outer = _atom_layout_names(tiled)
+    add_formula(d, F, Ff, "F", thread_terms=mode_terms(Ff, 0, 1), value_terms=mode_terms(Ff, 1, T),
+                coordinates=coordinate_terms(Ff, tile, outer), tile=list(tile), axes_names=list(axes),
+                broadcast=bcast, threads=T, values=F.size() // T)
+    with d.paused():
+        inj = sym.is_injective(Ff)
+        sur = sym.is_surjective(Ff, tile[0] * tile[1])
+    add_proof(d, "is_injective", inj, {"L": F}, ["F"], "injective", F.size())
+    add_proof(d, "is_surjective", sur, {"L": F}, ["F"], "surjective", F.size(), tile[0] * tile[1])
+
+
+def _right_inverse_steps(d, F, Ff, G, op):
+    """G's formula, the right_inverse details by sub-axis name, the checks and the broadcast examples."""
+    with d.paused():
+        Gf = sym.right_inverse(Ff)
+        Cf = sym.coalesce(Ff)
+        if Gf.layout != G:
+            raise AssertionError(f"symbolic right_inverse {Gf.layout} differs from core {G}")
+    step = d.last("right_inverse")
+    labels = list(Cf.leaf_labels)
+    det = step.details
+    named = {"coalesced": str(det["coalesced"]), "modes": labels,
+             "weights": list(det["weights"]), "order": [labels[k] for k in det["order"]],
+             "chosen": [labels[k] for k in det["chosen"]], "skipped": [labels[k] for k in det["skipped"]],
+             "shapes": list(it.flatten_to_tuple(det["coalesced"].shape)) if isinstance(
+                 det["coalesced"].shape, tuple) else [det["coalesced"].shape],
+             "strides": list(it.flatten_to_tuple(det["coalesced"].stride)) if isinstance(
+                 det["coalesced"].stride, tuple) else [det["coalesced"].stride]}
+    # the digit of G with the largest coefficient: its TV weight is the product of the extents below it
+    top = max(Gf.axes, key=lambda a: a.stride)
+    fa = Ff.axis(top.name)
+    below = [a.extent for a in Ff.axes if a.weight < fa.weight]
+    T = F[0].size()
+    add_formula(d, G, Gf, "G", right_inverse=named, size=G.size(), top_axis=top.name, top_weight=top.stride,
+                top_factors=below, top_stride_in_F=fa.stride, threads=T)
+    with d.paused():
+        pr = sym.prove_right_inverse(Ff, Gf, labels=("F", "G"))
+        pl = sym.prove_left_inverse(Ff, Gf, labels=("F", "G"))
+    add_proof(d, "prove_right_inverse", pr, {"L": F, "R": G}, ["F", "G"], "right_inverse", G.size())
+    add_proof(d, "prove_left_inverse", pl, {"L": F, "R": G}, ["F", "G"], "left_inverse", F.size())
+    # worked examples: the TV of G's top digit, and its broadcast twin (the seed's 512 and 576)
+    base = fa.weight
+    q = Ff(base)
+    add_evaluation(d, F, Ff, "F", it.idx2crd(base, (T, F.size() // T)), "broadcast")
+    for b in sym.broadcast_axes(Ff):
+        twin = base + b.weight
+        add_evaluation(d, F, Ff, "F", it.idx2crd(twin, (T, F.size() // T)), "broadcast")
+        add_evaluation(d, G, Gf, "G", q, "chosen")
+        add_evaluation(d, F, Ff, "F", G(q), "roundtrip")
+        d.add_step("evaluate", {"layout": G}, G(F(twin)),
+                   {"label": "G∘F", "kind": "left", "at": twin, "index": twin, "digits": {},
+                    "value": G(F(twin)), "inner": F(twin), "axis": b.name})
+        break
+    else:
+        add_evaluation(d, G, Gf, "G", q, "chosen")
+    return Gf
+
+
+def _with_shape_steps(d, G, Gf, H, tile, axes, T, N):
+    with d.paused():
+        Hf = sym.with_shape(Gf, tile, names=axes)
+        if Hf.layout != H:
+            raise AssertionError(f"symbolic with_shape {Hf.layout} differs from core {H}")
+        digits = [[a.name, a.extent, a.weight] for a in Hf.axes]
+        per_mode = [mode_terms(Hf, k, 1 if k == 0 else tile[0]) for k in range(2)]
+        top, terms = _largest_value(Hf)
+        largest = H(top)
+    add_formula(d, H, Hf, "H", tile=list(tile), axes_names=list(axes), aliases=dict(Hf.aliases),
+                mode_terms=per_mode, largest=largest, largest_terms=terms, digits=digits, N=N)
+    with d.paused():
+        p = sym.prove(Hf, Gf, labels=("H", "G"))
+    add_proof(d, "prove_equal", p, {"lhs": H, "rhs": G}, ["H", "G"], "with_shape", H.size())
+    # the seed's table (m,k) -> q -> (t,v) -> tv: the origin, G's top digit, and that plus the lowest digit
+    # of the same coordinate mode
+    top_axis = max(Hf.axes, key=lambda a: a.stride)
+    modes = _leaf_modes(H.shape)
+    same = [a for a in Hf.axes if modes[a.leaf] == modes[top_axis.leaf] and a is not top_axis]
+    picks = [0, top_axis.weight] + ([top_axis.weight + min(same, key=lambda a: a.weight).weight] if same else [])
+    rows = []
+    for q in picks:
+        crd = it.idx2crd(q, tile)
+        tv = H(crd)
+        rows.append({"coord": list(crd), "q": q, "tv": tv, "tv_coord": [tv % T, tv // T]})
+    ranges = None
+    vals = image(Hf)
+    if vals is not None:
+        by_v = {}
+        for x in vals:
+            lo, hi = by_v.get(x // T, (x, x))
+            by_v[x // T] = (min(lo, x), max(hi, x))
+        ranges = [[v, lo, hi] for v, (lo, hi) in sorted(by_v.items())]
+    add_table(d, "selected_tvs", rows=rows, threads=T, ranges=ranges, top_axis=top_axis.name,
+              top_stride=top_axis.stride, top_coord=list(it.idx2crd(top_axis.weight, tile)))
+    return Hf
+
+
+def _upcast_steps(d, H, Hf, U, n, label):
+    with d.paused():
+        Uf = sym.upcast(Hf, n)
+        if Uf.layout != U:
+            raise AssertionError(f"symbolic upcast {Uf.layout} differs from core {U}")
+    step = d.last("upcast")
+    modes = [list(m) for m in step.details.get("modes", [])]
+    each = list(it.product_each(U.shape)) if isinstance(U.shape, tuple) else [U.shape]
+    rows = []
+    for a in Hf.axes:
+        per_group = ceil_div(n, abs(a.stride)) if a.stride else None
+        rows.append({"axis": a.name, "shape": a.extent, "stride": a.stride, "per_group": per_group,
+                     "new_shape": ceil_div(a.extent, per_group) if per_group else a.extent,
+                     "new_stride": ceil_div(abs(a.stride), n) if a.stride else 0})
+    add_formula(d, U, Uf, label, n=n, product_each=each, rows=rows, modes=modes,
+                steps=Uf.steps.to_dict() if Uf.steps is not None else None)
+
+
+def _retile_steps(d, atom_num_val, frag, steps, H, Hf, U) -> None:
+    result = steps.result
+    add_table(d, "retile", V=steps.V, upcast_n=steps.upcast_n, frg_layout_mn=str(steps.frg_layout_mn),
+              product_each=list(steps.frg_shape_each), frg_layout_v=str(steps.frg_layout_v),
+              tiler=list(steps.tiler), t_tensor=str(steps.t_tensor), v_tensor=str(steps.v_tensor),
+              result=str(result), grouping=cute(it.wrap(result.shape)[0]),
+              atom_num_val=atom_num_val, fragment=str(frag))
+    with d.paused():
+        p = sym.prove(steps.with_shape, Hf, labels=("retile: with_shape", "H"))
+        q = sym.prove(steps.frg_layout_mn, U, labels=("retile: frg_layout_mn", "frg_layout_mn"))
+    add_proof(d, "prove_equal", p, {"lhs": steps.with_shape, "rhs": H}, ["retile: with_shape", "H"],
+              "retile_with_shape", H.size())
+    add_proof(d, "prove_equal", q, {"lhs": steps.frg_layout_mn, "rhs": U},
+              ["retile: frg_layout_mn", "frg_layout_mn"], "retile_upcast", U.size())

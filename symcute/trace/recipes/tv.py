@@ -1,0 +1,82 @@
+"""The TV layouts of a TiledMMA and their right inverses (GMMA and other atoms without an LDSM tiled copy)."""
+
+from __future__ import annotations
+
+from ... import symbolic as sym
+from ...core import right_inverse
+from ...core import int_tuple as it
+from ..derivation import Derivation
+from .steps import (
+    OPERANDS, _atom_layout, _last_node, _names_tree, _operand, add_evaluation, add_formula, add_proof, add_table,
+    cute,
+)
+
+def derive_tv(mma="SM90_64x64x16_F16F16F16_SS<GMMA::Major::K,GMMA::Major::K>", atom_layout=(1, 1, 1), operands=("A", "B", "C")) -> Derivation:
+    """The TV layouts of a TiledMMA with named sub-axes, their right inverses and the inverse identities.
+
+    For each operand: F = get_layoutX_TV() (recorded), its formula, broadcast
+    sub-axes, G = right_inverse(F) (recorded) with the skipped modes, checks
+    ``F(G(i)) == i``, ``G(F(x)) == x``, injectivity, surjectivity onto the
+    operand tile, and a worked example (G's top digit).
+    """
+    from ...atoms import make_tiled_mma
+    shape_layout = _atom_layout(atom_layout)
+    ops = [_operand(o) for o in operands]
+    d = Derivation(f"TV layouts of {mma} tiled {cute(shape_layout)}", recipe="tv", mma=str(mma),
+                   atom_layout=list(shape_layout), operands=ops)
+    with d:
+        tiled = make_tiled_mma(mma, shape_layout)
+        d.label(tiled, "mma")
+        atom = tiled.atom
+        add_table(d, "tv_configuration", mma=atom.name, ptx=atom.ptx, header=atom.header, arch=atom.arch,
+                  tile=[tiled.tile_size(k) for k in range(3)], threads=tiled.size(),
+                  atom_layout=str(tiled.atom_layout_mnk),
+                  descriptors={o: (atom.frg_type_a if o == "A" else atom.frg_type_b) for o in ("A", "B")
+                               if (atom.frg_type_a if o == "A" else atom.frg_type_b)})
+        for op in ops:
+            _tv_operand(d, tiled, op)
+    return d
+
+
+def _tv_operand(d, tiled, op) -> None:
+    (i, j), axes, _ = OPERANDS[op]
+    F = tiled.get_layout_TV(op)
+    d.label(F, f"F_{op}")
+    with d.paused():
+        Ff = sym.formula(F, _names_tree(tiled, op))
+    tile = (tiled.tile_size(i), tiled.tile_size(j))
+    T = F[0].size()
+    bc = sym.broadcast_axes(Ff)
+    copies = 1
+    for b in bc:
+        copies *= b.extent
+    add_formula(d, F, Ff, f"F_{op}", operand=op, tile=list(tile), broadcast=[[b.name, b.extent] for b in bc],
+                copies=copies, threads=T, values=F.size() // T, size=F.size())
+    G = right_inverse(F)
+    d.label(G, f"G_{op}")
+    with d.paused():
+        Gf = sym.right_inverse(Ff)
+        Cf = sym.coalesce(Ff)
+        det = d.last("right_inverse").details
+        labels = list(Cf.leaf_labels)
+        strides = it.flatten_to_tuple(det["coalesced"].stride)
+        order = [f"{labels[k]}({strides[k]})" for k in det["order"]]
+        skipped = [labels[k] for k in det["skipped"]]
+    add_formula(d, G, Gf, f"G_{op}", operand=op, size=G.size(), order=order, skipped=skipped)
+    with d.paused():
+        checks = [("prove_right_inverse", sym.prove_right_inverse(Ff, Gf, labels=("F", "G")), "right_inverse",
+                   G.size(), None),
+                  ("prove_left_inverse", sym.prove_left_inverse(Ff, Gf, labels=("F", "G")), "left_inverse",
+                   F.size(), None),
+                  ("is_injective", sym.is_injective(Ff), "injective", F.size(), None),
+                  ("is_surjective", sym.is_surjective(Ff, tile[0] * tile[1]), "surjective", F.size(),
+                   tile[0] * tile[1])]
+    for rule, p, claim, n, target in checks:
+        add_proof(d, rule, p, {"L": F, "R": G} if "inverse" in rule else {"L": F}, ["F", "G"], claim, n, target)
+        d.graph.nodes[_last_node(d)]["details"]["operand"] = op
+    if Gf.axes:
+        top = max(Gf.axes, key=lambda a: a.stride)
+        q = top.weight
+        tv = G(q)
+        add_evaluation(d, G, Gf, f"G_{op}", q, f"example_{op}")
+        add_evaluation(d, F, Ff, f"F_{op}", it.idx2crd(tv, (T, F.size() // T)), f"example_{op}")
