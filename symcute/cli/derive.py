@@ -16,7 +16,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-SEED_HELP = ("with no subcommand: the seed's configuration (operand A of SM80_16x8x16_F16F16F16F16_TN, atom layout "
+SEED_HELP = ("With no subcommand: the seed's configuration (operand A of SM80_16x8x16_F16F16F16F16_TN, atom layout "
              "2,2,1, copy atom SM75_U32x2_LDSM_N, half_t, contrast upcast<512>)")
 
 
