@@ -1,7 +1,7 @@
 """The fuzzing contract: every outcome is a value or a SymcuteError, within a time bound.
 
-``outcome(fn, *args)`` runs one input under a wall-clock alarm (SIGALRM, so it
-needs the main thread, as pytest runs tests) and returns ``("value", v)`` or
+``outcome(fn, *args)`` runs one input under a CPU-time alarm (SIGPROF, and a
+wider wall-clock one; signals need the main thread, as pytest runs tests) and returns ``("value", v)`` or
 ``("error", e)`` for a :class:`SymcuteError`; anything else -- another
 exception, a RecursionError, a MemoryError, a run past the time bound -- fails
 the test with the input that caused it.
@@ -29,20 +29,22 @@ from symcute.errors import SymcuteError
 LARGE = os.environ.get("SYMCUTE_FUZZ_LARGE") == "1"
 TIME_BOUND = float(os.environ.get("SYMCUTE_FUZZ_TIMEOUT", "2"))
 CLI_TIME_BOUND = float(os.environ.get("SYMCUTE_FUZZ_CLI_TIMEOUT", "10"))  # derive renders whole proofs
+WALL_FACTOR = 30  # the wall-clock bound, as a multiple of the CPU bound (CI machines are shared)
 
 COUNTS: collections.Counter = collections.Counter()    # entry point -> inputs run
 OUTCOMES: collections.Counter = collections.Counter()  # (entry point, "value" | error class) -> count
 
 
-def examples(ci: int) -> int:
-    """Inputs per hypothesis test: ``ci`` in CI, 100,000 in the large run, or SYMCUTE_FUZZ_EXAMPLES."""
+def examples(ci: int, large: int = 100_000) -> int:
+    """Inputs per hypothesis test: ``ci`` in CI, ``large`` in the large run, or SYMCUTE_FUZZ_EXAMPLES."""
     if os.environ.get("SYMCUTE_FUZZ_EXAMPLES"):
         return int(os.environ["SYMCUTE_FUZZ_EXAMPLES"])
-    return 100_000 if LARGE else ci
+    return large if LARGE else ci
 
 
-def fuzz_settings(ci: int):
-    return settings(max_examples=examples(ci), deadline=None, database=None, derandomize=not LARGE,
+def fuzz_settings(ci: int, large: int = 100_000):
+    """Settings of a fuzz test; tests that only widen an entry point's coverage pass a smaller ``large``."""
+    return settings(max_examples=examples(ci, large), deadline=None, database=None, derandomize=not LARGE,
                     suppress_health_check=list(HealthCheck), print_blob=True)
 
 
@@ -51,18 +53,27 @@ class Hang(BaseException):
 
 
 def _alarm(signum, frame):
-    raise Hang()
+    raise Hang("CPU time" if signum == signal.SIGPROF else "wall-clock time")
 
 
 @contextlib.contextmanager
 def time_bound(seconds: float):
-    old = signal.signal(signal.SIGALRM, _alarm)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    """Bound the process's CPU time by ``seconds`` and its wall-clock time by ``WALL_FACTOR`` times that.
+
+    CPU time is the measure of a hang (symcute computes; it does not wait), and it
+    does not depend on how loaded the machine is; the wall-clock bound catches
+    anything that would block.
+    """
+    old = {s: signal.signal(s, _alarm) for s in (signal.SIGPROF, signal.SIGALRM)}
+    signal.setitimer(signal.ITIMER_PROF, seconds)
+    signal.setitimer(signal.ITIMER_REAL, seconds * WALL_FACTOR)
     try:
         yield
     finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
         signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
+        for s, handler in old.items():
+            signal.signal(s, handler)
 
 
 def outcome(entry: str, fn, *args, seconds: float | None = None, **kwargs):
@@ -75,8 +86,9 @@ def outcome(entry: str, fn, *args, seconds: float | None = None, **kwargs):
     except SymcuteError as e:
         OUTCOMES[entry, type(e).__name__] += 1
         return "error", e
-    except Hang:
-        raise AssertionError(f"{entry}: no result within {bound} s for input {_show(args, kwargs)}") from None
+    except Hang as e:
+        raise AssertionError(f"{entry}: no result within {bound} s of {e} (x{WALL_FACTOR} for wall-clock time) "
+                             f"for input {_show(args, kwargs)}") from None
     except BaseException as e:  # noqa: BLE001  (the point: nothing else may escape)
         where = "".join(traceback.format_exception(type(e), e, e.__traceback__, limit=-4))
         raise AssertionError(f"{entry}: {type(e).__name__} (not a SymcuteError) for input "

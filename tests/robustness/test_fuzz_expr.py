@@ -68,7 +68,7 @@ def _evaluate(text):
     return value
 
 
-@fuzz_settings(ci=300)
+@fuzz_settings(ci=300, large=50_000)
 @given(text_inputs(EXPR_SEEDS + LAYOUT_SEEDS))
 def test_expression_text(text):
     outcome("lang.evaluate(text)", _evaluate, text)
@@ -80,7 +80,7 @@ def test_expression_calls(text):
     outcome("lang.evaluate(calls)", _evaluate, text)
 
 
-@fuzz_settings(ci=100)
+@fuzz_settings(ci=100, large=10_000)
 @given(st.dictionaries(st.sampled_from(["L", "F", "X", "_", "size"]), text_inputs(LAYOUT_SEEDS), max_size=3),
        st.sampled_from(EXPR_SEEDS + ["X", "X(1)", "composition(X, L)", "size(X)"]))
 def test_expression_bindings(bindings, text):

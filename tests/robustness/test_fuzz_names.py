@@ -52,7 +52,7 @@ def test_formula_names_text(case):
             assert name.isidentifier() and name.isascii() and not keyword.iskeyword(name)
 
 
-@fuzz_settings(ci=300)
+@fuzz_settings(ci=300, large=20_000)
 @given(st.sampled_from(LAYOUTS), name_trees())
 def test_formula_names_tree(layout, names):
     outcome("formula(names=tree)", _formula, layout, names)
@@ -65,7 +65,7 @@ def test_cli_names_reader(case):
     outcome("cli --names", lambda: str(as_formula(layout, text)))
 
 
-@fuzz_settings(ci=200)
+@fuzz_settings(ci=200, large=20_000)
 @given(text_inputs(NAMES_SEEDS, NAME_POOL))
 def test_parse_names(text):
     outcome("parse_names", parse_names, text)

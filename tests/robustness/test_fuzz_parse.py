@@ -29,7 +29,7 @@ def test_parse_layout(text):
         assert str(parse_layout(str(value))) == str(value)
 
 
-@fuzz_settings(ci=200)
+@fuzz_settings(ci=200, large=10_000)
 @given(text_inputs(["((2,4),3)", "(32,16)", "8", "((1,2),(3,(4,5)))"]))
 def test_parse_int_tuple(text):
     kind, value = outcome("parse_int_tuple", parse_int_tuple, text)
@@ -37,7 +37,7 @@ def test_parse_int_tuple(text):
         assert isinstance(value, (int, tuple))
 
 
-@fuzz_settings(ci=100)
+@fuzz_settings(ci=100, large=5_000)
 @given(st.from_type(object).filter(lambda x: not isinstance(x, str)) | st.binary())
 def test_layout_parse_rejects_non_text(obj):
     kind, _ = outcome("Layout.parse(non-text)", Layout.parse, obj)
