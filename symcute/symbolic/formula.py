@@ -341,10 +341,10 @@ class Formula:
                     raise SymcuteError("names do not match the layout's modes")
             steps = Table.from_dict(d["steps"]) if d.get("steps") else None
             f = Formula(layout, groups, labels, aliases=d.get("aliases") or {}, steps=steps, op=d.get("op"))
+            stored = [(a["name"], int(a["extent"]), int(a["weight"]), int(a["stride"]), int(a["leaf"]))
+                      for a in d["axes"]]
         except (KeyError, TypeError, ValueError, IndexError, AttributeError, SymcuteError) as e:
             raise SymcuteError(f"Formula.from_json: malformed formula JSON ({e})") from None
-        stored = [(a["name"], int(a["extent"]), int(a["weight"]), int(a["stride"]), int(a["leaf"]))
-                  for a in d["axes"]]
         if stored != [tuple(a) for a in f.axes]:
             raise SymcuteError("Formula.from_json: the sub-axes do not match the layout "
                                f"{layout} (weights or strides differ)")
