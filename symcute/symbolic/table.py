@@ -69,7 +69,14 @@ class Table:
 
     @staticmethod
     def from_dict(d: dict) -> "Table":
-        return Table(d["header"], d["rows"], d.get("title"))
+        """Inverse of :meth:`to_dict`; rows must have one cell per column (a table read from a file)."""
+        header, rows, title = d["header"], d["rows"], d.get("title")
+        if not isinstance(header, list) or not isinstance(rows, list) or not all(
+                isinstance(r, list) and len(r) == len(header) for r in rows) or not isinstance(title, (str, type(None))):
+            from ..errors import SymcuteError
+            raise SymcuteError(f"table: malformed table JSON (rows of {len(header) if isinstance(header, list) else '?'}"
+                               f" cells under a header, and a text title, expected)")
+        return Table(header, rows, title)
 
 
 def _jsonable(c):
