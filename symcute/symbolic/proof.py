@@ -42,6 +42,12 @@ class Certificate:
         return {"kind": self.kind, "table": self.table.to_dict(), "conditions": list(self.conditions),
                 "data": _jsonable(self.data)}
 
+    @staticmethod
+    def from_dict(d: dict) -> "Certificate":
+        """Inverse of :meth:`to_dict` (``data`` stays in its JSON form)."""
+        return Certificate(str(d["kind"]), Table.from_dict(d["table"]), tuple(str(c) for c in d["conditions"]),
+                           dict(d.get("data") or {}))
+
 
 @dataclass(frozen=True)
 class Proof:
@@ -91,6 +97,42 @@ class Proof:
 
     def to_json(self, **kw) -> str:
         return json.dumps(self.to_dict(), ensure_ascii=False, **kw)
+
+    @staticmethod
+    def from_dict(d: dict) -> "Proof":
+        """Inverse of :meth:`to_dict`: the same dict, JSON and text back (JSON lists read as tuples).
+
+        @post Proof.from_dict(p.to_dict()).to_dict() == p.to_dict() and str() agrees
+        """
+        from ..errors import SymcuteError
+        try:
+            verdict = d["verdict"]
+            if verdict not in VERDICTS:
+                raise ValueError(f"verdict {verdict!r} is not one of {', '.join(VERDICTS)}")
+            cert = Certificate.from_dict(d["certificate"]) if d.get("certificate") else None
+            ce = d.get("counterexample")
+            if ce is not None and not isinstance(ce, dict):
+                raise TypeError("counterexample is not an object")
+            return Proof(str(d["statement"]), verdict, str(d["method"]), cert,
+                         {str(k): _tuples(v) for k, v in ce.items()} if ce else None, str(d.get("reason", "")))
+        except (KeyError, TypeError, ValueError, AttributeError) as e:
+            raise SymcuteError(f"Proof.from_dict: malformed proof ({type(e).__name__}: {e})") from None
+
+    @staticmethod
+    def from_json(text) -> "Proof":
+        """Rebuild a Proof from :meth:`to_json` output."""
+        from ..errors import SymcuteError
+        try:
+            d = json.loads(text) if isinstance(text, (str, bytes)) else text
+        except ValueError as e:
+            raise SymcuteError(f"Proof.from_json: not JSON ({e})") from None
+        if not isinstance(d, dict):
+            raise SymcuteError("Proof.from_json: expected a JSON object")
+        return Proof.from_dict(d)
+
+
+def _tuples(x):
+    return tuple(_tuples(v) for v in x) if isinstance(x, list) else x
 
 
 def _show(v) -> str:
