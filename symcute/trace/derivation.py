@@ -218,6 +218,11 @@ class Derivation:
         d = cls(str(payload.get("title", "")), **config)
         try:
             d.graph = nx.node_link_graph(graph, edges="edges")
+            if not d.graph.is_directed() or d.graph.is_multigraph():  # the JSON's own flags choose the class
+                raise ValueError("the graph must be directed and not a multigraph")
+            for u, v, data in d.graph.edges(data=True):
+                if not isinstance(data.get("arg"), str):
+                    raise ValueError(f"edge {u}->{v} lacks its argument name 'arg'")
             for node, data in d.graph.nodes(data=True):
                 if not isinstance(node, str) or not node[1:].isdigit() or data.get("role") not in ("value", "step"):
                     raise ValueError(f"bad node {node!r}")
@@ -230,6 +235,7 @@ class Derivation:
         except (KeyError, TypeError, AttributeError, ValueError, nx.NetworkXError) as e:
             raise SymcuteError(f"derivation JSON has a malformed graph: {e}") from None
         d._ids = itertools.count(1 + max((int(n[1:]) for n in d.graph.nodes), default=-1))
+        d.imported = True  # read from a file: a report that cannot read it says so (report.markdown)
         return d
 
     def to_graphml(self, path) -> None:
