@@ -20,7 +20,6 @@ def markdown(derivation, lang: str = "en") -> str:
     t = Text(lang)
     if not hasattr(derivation, "steps") or not hasattr(derivation, "config"):
         raise SymcuteError(f"markdown: expected a symcute Derivation, got {type(derivation).__name__}")
-    view = View(derivation)
     recipe = derivation.config.get("recipe")
     if recipe == "retile-d":
         from .retile import render
@@ -30,4 +29,10 @@ def markdown(derivation, lang: str = "en") -> str:
         from .catalog import render
     else:
         from .generic import render
-    return render(view, t)
+    try:
+        return render(View(derivation), t)
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
+        if not getattr(derivation, "imported", False):
+            raise  # a derivation recorded here always renders: this is a bug, not bad input
+        raise SymcuteError(f"markdown: the derivation read from JSON lacks what its {recipe or 'steps'} record "
+                           f"holds ({type(e).__name__}: {e})") from None

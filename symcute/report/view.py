@@ -7,8 +7,6 @@ with ``Derivation.from_json`` (formulas and proofs are then JSON dicts, which
 
 from __future__ import annotations
 
-import json
-
 from ..errors import SymcuteError
 
 
@@ -57,18 +55,15 @@ class View:
         obj = self.d.obj(step.output)
         if isinstance(obj, Formula):
             return obj
-        if isinstance(obj, str):
-            obj = json.loads(obj)
-        return Formula.from_json(obj)
+        return Formula.from_json(obj)  # a re-imported formula's JSON text, checked against its layout
 
     def proof(self, step) -> dict:
         """The prover's answer of a proof step, as a dict (statement, verdict, method, certificate, ...)."""
         obj = self.d.obj(step.output)
         if hasattr(obj, "to_dict"):
             return obj.to_dict()
-        if isinstance(obj, str):
-            return json.loads(obj)
-        return obj
+        from ..symbolic.proof import Proof
+        return Proof.from_json(obj).to_dict()  # a re-imported proof: its JSON, checked (same dict when valid)
 
     def proofs(self) -> list:
         """Every proof step in order, with its answer."""
