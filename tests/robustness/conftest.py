@@ -1,4 +1,4 @@
-"""Robustness suite: an address-space cap around each fuzz test, and the per-entry-point counts."""
+"""Robustness suite: an address-space cap and a scratch working directory per test; the counts."""
 
 import pytest
 
@@ -9,6 +9,12 @@ from . import harness
 def _bounded_memory():
     with harness.memory_cap():
         yield
+
+
+@pytest.fixture(autouse=True)
+def _scratch_directory(tmp_path, monkeypatch):
+    """Fuzzed commands write where hostile arguments say (``derive -o '('``): never into the checkout."""
+    monkeypatch.chdir(tmp_path)
 
 
 def pytest_terminal_summary(terminalreporter):
