@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 _INLINE = re.compile(r"([\\`*_\[\]|~])")        # emphasis, code, links, tables, strikethrough
+_NEWLINE = re.compile(r"\r\n|\r|\n")                # CommonMark's line endings: \r alone ends a line too
 _LINE_START = re.compile(r"^(\s*)([#>+\-=]|\d+[.)])")   # block constructs, were the text to start a line
 
 
@@ -22,7 +23,7 @@ def esc(text) -> str:
     ``1.`` is escaped, so the text can neither open a block nor a tag.
     """
     s = str(text).replace("&", "&amp;").replace("<", "&lt;")
-    s = " ".join(s.split("\n"))
+    s = _NEWLINE.sub(" ", s)
     s = _INLINE.sub(r"\\\1", s)
     return _LINE_START.sub(_escape_start, s)
 
@@ -36,7 +37,7 @@ def _escape_start(m) -> str:
 
 def code(text, cell: bool = False) -> str:
     """Inline code; the fence is longer than any run of backticks inside.  ``cell``: inside a table."""
-    s = " ".join(str(text).split("\n"))
+    s = _NEWLINE.sub(" ", str(text))
     runs = [len(m) for m in re.findall(r"`+", s)]
     fence = "`" * (max(runs, default=0) + 1)
     pad = " " if s.startswith("`") or s.endswith("`") or not s.strip() else ""
@@ -56,7 +57,7 @@ def block(text, lang: str = "") -> str:
 def cell(x) -> str:
     """A table cell: escaped text with ``|`` escaped too (already-built Markdown passes through :class:`Raw`)."""
     if isinstance(x, Raw):
-        return x.text.replace("\n", " ")
+        return _NEWLINE.sub(" ", x.text)
     return esc(x)
 
 
