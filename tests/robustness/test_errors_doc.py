@@ -1,0 +1,182 @@
+"""docs/errors.md cannot drift: every example in it runs and prints exactly what it shows.
+
+* each ``console`` block: ``$ symcute ...`` exits with status 2 and prints the
+  line below it (a line ending in ``...`` is a prefix); a ``calc`` example also
+  raises, through ``symcute.lang``, the class its section heading names;
+* the ``pycon`` blocks run as doctests (the Python-API-only errors);
+* every row of the Limits table has a trigger here that passes the limit and
+  checks what the row says happens (and every trigger has its row);
+* every class of the Classes table is raised by some catalogued example.
+"""
+
+from __future__ import annotations
+
+import doctest
+import pathlib
+import re
+import shlex
+
+import pytest
+
+import symcute
+from symcute import lang
+from symcute.errors import LimitError, ParseError, SymcuteError, LayoutError
+
+from .test_fuzz_cli import run_main
+
+DOC = pathlib.Path(__file__).resolve().parents[2] / "docs" / "errors.md"
+TEXT = DOC.read_text(encoding="utf-8")
+
+
+def console_examples() -> list[tuple[str, str, list[str], list[str]]]:
+    """(section class, heading, argv, expected stderr lines) of every console block."""
+    out, section, cls = [], "", ""
+    lines = TEXT.split("\n")
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if line.startswith("### "):
+            section = line[4:]
+            m = re.match(r"`(\w+)`", section)
+            cls = m.group(1) if m else ""
+        if line.strip() == "```console":
+            j = i + 1
+            block = []
+            while lines[j].strip() != "```":
+                block.append(lines[j])
+                j += 1
+            cmd = [k for k, b in enumerate(block) if b.startswith("$ symcute")]
+            for n, k in enumerate(cmd):
+                end = cmd[n + 1] if n + 1 < len(cmd) else len(block)
+                argv = shlex.split(block[k][len("$ symcute"):])
+                out.append((cls, section, argv, block[k + 1:end]))
+            i = j
+        i += 1
+    return out
+
+
+EXAMPLES = console_examples()
+
+
+def test_the_catalog_is_read():
+    assert len(EXAMPLES) >= 60
+    assert {c for c, *_ in EXAMPLES} >= {"ParseError", "LayoutError", "UnknownAtom", "LimitError", "SymcuteError"}
+
+
+@pytest.mark.parametrize("cls,section,argv,expected", EXAMPLES,
+                         ids=[" ".join(a)[:60] for _, _, a, _ in EXAMPLES])
+def test_console_example(cls, section, argv, expected):
+    code, out, err = run_main(argv)
+    assert code == 2, (argv, out, err)
+    assert len(expected) == 1, f"an example shows exactly one line of stderr: {expected}"
+    assert err.endswith("\n") and err.count("\n") == 1, err
+    got, want = err.rstrip("\n"), expected[0]
+    if want.endswith("..."):
+        assert got.startswith(want[:-3]), (got, want)
+    else:
+        assert got == want
+    if argv[0] == "calc" and cls:
+        from symcute.cli.calc import parse_lets
+        lets = [a[len("--let="):] if a.startswith("--let=") else argv[k + 1]
+                for k, a in enumerate(argv) if a == "--let" or a.startswith("--let=")]
+        with pytest.raises(SymcuteError) as info:
+            lang.evaluate(argv[1], parse_lets(lets))
+        assert type(info.value).__name__ == cls, (type(info.value).__name__, cls)
+
+
+def test_python_api_examples():
+    blocks = re.findall(r"```pycon\n(.*?)```", TEXT, re.S)
+    assert blocks
+    parser, runner = doctest.DocTestParser(), doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    for k, block in enumerate(blocks):
+        test = parser.get_doctest(block, {}, f"errors.md pycon block {k}", str(DOC), 0)
+        assert test.examples
+        runner.run(test)
+    result = runner.summarize(verbose=False)
+    assert result.failed == 0 and result.attempted >= 10
+
+
+# --- Limits -------------------------------------------------------------------------------------
+
+def _raises(cls, pattern, fn, *args):
+    with pytest.raises(cls, match=pattern):
+        fn(*args)
+
+
+def _exhaustive():
+    import symcute.symbolic as sym
+    proof = sym.is_injective(symcute.Layout((3 << 60, 5), (5, 3)))
+    assert proof.verdict == "unknown" and "exceeds the exhaustive limit 2^24" in proof.reason
+    assert sym.is_bijective(symcute.Layout((1 << 62, 2), (2, 1))).verdict == "proved"
+
+
+def _lint_elements():
+    code, _, err = run_main(["lint", "--mma-shape", "16,8,16", "--a", f"(32,{1 << 62}):(1,32)", "--b", "(32,4):(1,32)",
+                             "--c", "(32,4):(1,32)"])
+    assert code == 2 and "exceeds the limit of 16777216" in err
+
+
+def _lint_offsets():
+    code, _, err = run_main(["lint", "--mma-shape", "16,8,16", "--a", f"(32,8):(1,{1 << 63})", "--b", "(32,4):(1,32)",
+                             "--c", "(32,4):(1,32)"])
+    assert code == 2 and "do not fit in 64-bit integers" in err
+
+
+def _derivation_enumeration():
+    from symcute.trace import recipes
+    from symcute.report import markdown
+    d = recipes.derive_expr("right_inverse(F)", {"F": f"({1 << 62},2):(2,1)"}, {})
+    assert f"(2,{1 << 62}):({1 << 62},1)" in markdown(d, "en")
+
+
+def _deep(n, leaf=1):
+    for _ in range(n):
+        leaf = (leaf,)
+    return leaf
+
+
+TRIGGERS = {
+    "exhaustive limit": _exhaustive,
+    "lint elements": _lint_elements,
+    "lint offsets": _lint_offsets,
+    "text length": lambda: _raises(ParseError, r"input of 100001 characters exceeds the limit of 100000",
+                                   symcute.Layout.parse, "1" * 100_001),
+    "reader nesting": lambda: _raises(ParseError, r"nesting deeper than 100 levels", symcute.Layout.parse,
+                                      "(" * 101 + "1" + ")" * 101),
+    "expression nesting": lambda: _raises(ParseError, r"expression nested deeper than 100 levels", lang.evaluate,
+                                          "1" + "*2" * 101),
+    "layout nesting": lambda: _raises(LayoutError, r"layout shape is nested deeper than 64 levels", symcute.Layout,
+                                      _deep(65)),
+    "names nesting": lambda: _raises(SymcuteError, r"names nested deeper than 100 levels", symcute.formula,
+                                     symcute.Layout(4, 1), _deep(101, "a")),
+    "rank of `append<N>`": lambda: _raises(LimitError, r"append<70000>: rank 70000 exceeds the limit of 65536 modes",
+                                           lang.evaluate, "append<70000>(4:1)"),
+    "basis mode index": lambda: _raises(LimitError, r"beyond 4096 is no CuTe coordinate", lang.evaluate, "L(3)",
+                                        {"L": "(2,2):(1@0,1@5000)"}),
+    "atom name length": lambda: _raises(ParseError, r"atom name of 2001 characters exceeds the limit of 2000",
+                                        symcute.mma_atom, "A" * 2001),
+    "atom name nesting": lambda: _raises(ParseError, r"template arguments nested too deeply", symcute.mma_atom,
+                                         "A<" * 21 + "B" + ">" * 21),
+    "derivation enumeration": _derivation_enumeration,
+}
+
+
+def limit_rows() -> list[str]:
+    section = TEXT.split("## Limits", 1)[1]
+    rows = [r for r in section.split("\n") if r.startswith("| ") and not r.startswith("| limit") and "---" not in r]
+    return [r.split("|")[1].strip() for r in rows]
+
+
+def test_every_limit_row_has_its_trigger():
+    assert sorted(limit_rows()) == sorted(TRIGGERS)
+
+
+@pytest.mark.parametrize("name", sorted(TRIGGERS))
+def test_limit(name):
+    TRIGGERS[name]()
+
+
+def test_every_class_is_raised_by_an_example():
+    classes = re.findall(r"^\| `(\w+)` \| `symcute\.\w+` \|", TEXT, re.M)
+    assert set(classes) == {"SymcuteError", "LayoutError", "ParseError", "LimitError", "UnknownAtom"}
+    assert set(classes) <= {c for c, *_ in EXAMPLES}
