@@ -9,6 +9,7 @@ recursive-descent reader with a nesting limit; no text ever reaches an evaluator
 from __future__ import annotations
 
 import re
+import sys
 from dataclasses import dataclass
 
 from ..errors import ParseError
@@ -33,7 +34,11 @@ class Token:
 
     @property
     def value(self) -> int:
-        return int(self.text.replace("_", ""))
+        try:
+            return int(self.text.replace("_", ""))
+        except ValueError:  # past sys.get_int_max_str_digits() digits Python refuses to read an int
+            raise ParseError(f"integer literal of {len(self.text)} digits at position {self.pos} is too long "
+                             f"(at most {sys.get_int_max_str_digits()} digits)") from None
 
 
 def tokenize(text: str) -> list[Token]:
