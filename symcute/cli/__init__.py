@@ -48,6 +48,8 @@ def _version() -> str:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    digits = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)  # results may have more digits than Python prints by default (4300)
     try:
         parser = build_parser()
         args = parser.parse_args(argv)
@@ -68,6 +70,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     except KeyboardInterrupt:
         return 130
+    finally:
+        sys.set_int_max_str_digits(digits)
 
 
 def _one_line(msg: str) -> str:
