@@ -37,3 +37,33 @@ def test_usage_error_with_a_newline_in_an_argument_is_one_line():
     code, out, err = run_main(argv)
     check_exit(argv, code, err)
     assert code == 2
+
+
+def test_an_integer_literal_past_pythons_digit_limit_is_a_parse_error():
+    # was: ValueError "Exceeds the limit (4300 digits) for integer string conversion" from the reader
+    kind, e = outcome("regression", lang.evaluate, "1" * 5000)
+    assert kind == "error" and isinstance(e, ParseError) and "integer literal of 5000 digits" in str(e)
+
+
+def test_the_cli_prints_results_of_more_than_4300_digits():
+    # was: a traceback (ValueError from str(int)) when printing size((X,X,X,X,X)) with X of 1000 digits
+    x = "9" * 1000
+    code, out, err = run_main(["calc", "size((X,X,X,X,X))", "--let", f"X={x}"])
+    assert code == 0 and err == ""
+    import sys
+    old = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)
+    try:
+        assert out.strip() == str((10 ** 1000 - 1) ** 5)
+    finally:
+        sys.set_int_max_str_digits(old)
+    code, out, err = run_main(["calc", "1" * 5000])
+    assert code == 0 and out.strip() == "1" * 5000
+
+
+@pytest.mark.xfail(strict=True, raises=AssertionError,
+                   reason="core: no bound on integer magnitude; a product over 16,000 references to one "
+                          "1000-digit binding runs for hours (reported; needs a magnitude limit)")
+def test_a_product_of_huge_bindings_is_refused_not_computed():
+    kind, e = outcome("regression", lang.evaluate, "size((" + ",".join(["X"] * 16000) + "))", {"X": "9" * 1000})
+    assert kind == "error" and isinstance(e, LimitError)
