@@ -139,6 +139,8 @@ TRIGGERS = {
     "exhaustive limit": _exhaustive,
     "lint elements": _lint_elements,
     "lint offsets": _lint_offsets,
+    "integer literal": lambda: _raises(ParseError, r"integer literal of 4301 digits at position 0 is too long",
+                                       symcute.Layout.parse, "7" * 4301),
     "text length": lambda: _raises(ParseError, r"input of 100001 characters exceeds the limit of 100000",
                                    symcute.Layout.parse, "1" * 100_001),
     "reader nesting": lambda: _raises(ParseError, r"nesting deeper than 100 levels", symcute.Layout.parse,
