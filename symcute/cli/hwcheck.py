@@ -113,7 +113,10 @@ def run_cmd(args) -> int:
         reports = [api.read_results(r, args.manifest) for r in args.results]
         if args.evidence_out:
             from ..atoms.hwcheck_evidence import evidence_from_reports, write_evidence
-            write_evidence(evidence_from_reports(reports), args.evidence_out)
+            try:
+                write_evidence(evidence_from_reports(reports), args.evidence_out)
+            except OSError as e:
+                raise SymcuteError(f"hwcheck: cannot write {args.evidence_out}: {e.strerror or e}") from None
         for report in reports:
             _print(report, args.format)
         return 0 if all(r.ok for r in reports) else 1
@@ -127,7 +130,10 @@ def run_cmd(args) -> int:
     plan = api.plan(args.atom, filter=args.filter, all=args.all, gmma=args.gmma, user=user_atoms(args),
                     arch=args.arch, **kw)
     if args.emit:
-        paths = plan.emit(args.emit, copy_headers=args.copy_headers, build=args.build)
+        try:
+            paths = plan.emit(args.emit, copy_headers=args.copy_headers, build=args.build)
+        except OSError as e:
+            raise SymcuteError(f"hwcheck: cannot write into {args.emit}: {e.strerror or e}") from None
         for name, reason in plan.skipped:
             print(f"skipped {name}: {reason}", file=sys.stderr)
         print(f"wrote {len(plan.cases)} cases to {args.emit}: " + ", ".join(p.name for p in paths.values()))
