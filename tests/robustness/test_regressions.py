@@ -67,3 +67,15 @@ def test_the_cli_prints_results_of_more_than_4300_digits():
 def test_a_product_of_huge_bindings_is_refused_not_computed():
     kind, e = outcome("regression", lang.evaluate, "size((" + ",".join(["X"] * 16000) + "))", {"X": "9" * 1000})
     assert kind == "error" and isinstance(e, LimitError)
+
+
+@pytest.mark.parametrize("argv", [
+    ["hwcheck", "--atom", "SM80_16x8x16_F16F16F16F16_TN", "--emit", "/proc/no/such/dir/f"],
+    ["hwcheck", "--atom", "SM80_16x8x16_F16F16F16F16_TN", "--emit", "a_file"],
+])
+def test_hwcheck_emit_into_an_unwritable_place_is_one_line(argv):
+    # was: FileNotFoundError / FileExistsError tracebacks from Path.mkdir
+    open("a_file", "w").close()  # the suite runs in a scratch directory
+    code, out, err = run_main(argv)
+    check_exit(argv, code, err)
+    assert code == 2 and "hwcheck: cannot write into" in err
