@@ -22,7 +22,8 @@ from .products import (
     blocked_product, flat_product, logical_product, raked_product, tile_to_shape, tiled_product, zipped_product,
 )
 from .recast import downcast, recast_layout, upcast
-from .swizzle import Swizzle
+from .swizzle import Swizzle, make_swizzle
+from .swizzle_layout import get_nonswizzle_portion, get_swizzle_portion
 
 __all__ = [
     "ArithmeticTuple",
@@ -85,4 +86,7 @@ __all__ = [
     "recast_layout",
     "upcast",
     "Swizzle",
+    "make_swizzle",
+    "get_swizzle_portion",
+    "get_nonswizzle_portion",
 ]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from ..errors import LayoutError
 from . import int_tuple as it
+from .composed import through_layout_b
 from .layout import Layout, _filter_zeros_tuple, _normalize
 from ..trace.hook import traced
 
@@ -62,6 +63,7 @@ def _by_profile(layout: Layout, profile: tuple, op) -> Layout:
     return Layout._make(tuple(m.shape for m in out), tuple(m.stride for m in out))
 
 
+@through_layout_b
 @traced("coalesce")
 def coalesce(layout: Layout, profile=None) -> Layout:
     """Simplify ``layout`` by merging modes that are contiguous in the codomain.
@@ -85,6 +87,9 @@ def filter_zeros(layout: Layout, profile=None) -> Layout:
 @traced("filter")
 def filter(layout: Layout, profile=None) -> Layout:
     """Remove all stride-0 and size-1 modes (``coalesce(filter_zeros(layout))``); ``1:0`` if empty."""
+    if type(layout) is not Layout:
+        from .swizzle_layout import filter_composed
+        return filter_composed(layout, *(() if profile is None else (profile,)))
     if isinstance(profile, tuple):
         return _by_profile(layout, profile, filter)
     return _filter_flat(layout)

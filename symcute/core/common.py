@@ -25,6 +25,9 @@ def max_common_layout(a: Layout, b: Layout) -> Layout:
 
     @post a(R(i)) == i and b(R(i)) == i for all 0 <= i < size(R)
     """
+    if type(a) is not Layout or type(b) is not Layout:
+        from .swizzle_layout import max_common_layout_composed
+        return max_common_layout_composed(a, b)
     inv_b, common = _common(a, b)
     if common[0].stride == 1:
         return composition(inv_b, common[0])
@@ -34,6 +37,9 @@ def max_common_layout(a: Layout, b: Layout) -> Layout:
 @traced("max_common_vector")
 def max_common_vector(a: Layout, b: Layout) -> int:
     """The largest N such that ``a`` and ``b`` map the first N indices of ``b``'s order alike (an int >= 1)."""
+    if type(a) is not Layout or type(b) is not Layout:
+        from .swizzle_layout import max_common_vector_composed
+        return max_common_vector_composed(a, b)
     _, common = _common(a, b)
     if common[0].stride == 1:
         return common[0].shape
@@ -48,7 +54,8 @@ def nullspace(layout: Layout) -> Layout:
     @post size(result) == size(layout) / size(filter(layout))
     """
     if not isinstance(layout, Layout):
-        raise LayoutError(f"nullspace: {layout!r} is not a layout")
+        from .swizzle_layout import nullspace_composed
+        return nullspace_composed(layout)
     flat_shape = it.flatten_to_tuple(layout.shape)
     flat_stride = it.flatten_to_tuple(layout.stride)
     idx = [i for i, d in enumerate(flat_stride) if d == 0]

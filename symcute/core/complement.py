@@ -25,7 +25,8 @@ def complement(layout: Layout, cotarget=None) -> Layout:
     @pre  layout is injective on the modes it keeps (strides nest)
     """
     if not isinstance(layout, Layout):
-        raise LayoutError(f"complement: {layout!r} is not a layout")
+        from .swizzle_layout import complement_composed
+        return complement_composed(layout, cotarget)
     filtered = _filter_flat(layout)
     if cotarget is None:
         cotarget = cosize(filtered)

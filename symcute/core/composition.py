@@ -43,6 +43,10 @@ def composition(lhs, rhs):
                 raise LayoutError(
                     f"composition: tiler {_fmt(rhs)} has {len(rhs)} modes but layout {lhs} has rank {lhs.rank}")
             modes = [composition(lhs[i], r) for i, r in enumerate(rhs)]
+            for m in modes:
+                if type(m) is not Layout:  # CuTe's make_layout of the modes static_asserts here
+                    raise LayoutError(f"composition({lhs}, {_fmt(rhs)}): a tiler mode gives the composed "
+                                      f"layout {m}, which cannot be a mode of a layout")
             return Layout._make(tuple(m._shape for m in modes), tuple(m._stride for m in modes))
         if t is int:
             flat = coalesce_x(lhs)

@@ -10,11 +10,13 @@ from ..errors import LayoutError
 from .complement import complement
 from .composition import composition
 from .coalesce import coalesce
-from .layout import Layout, Underscore, make_layout, slice_, _
-from .tiler import by_mode, tile_unzip, is_int
+from .composed import through_layout_b
+from .layout import Layout, make_layout, slice_, _
+from .tiler import by_mode, tile_unzip
 from ..trace.hook import traced
 
 
+@through_layout_b
 @traced("logical_divide")
 def logical_divide(layout: Layout, tiler) -> Layout:
     """CuTe's ``logical_divide(layout, tiler)``: ``((tile), (rest))`` for a layout tiler.
@@ -31,12 +33,14 @@ def logical_divide(layout: Layout, tiler) -> Layout:
     return by_mode(layout, tiler, logical_divide, "logical_divide")
 
 
+@through_layout_b
 @traced("zipped_divide")
 def zipped_divide(layout: Layout, tiler) -> Layout:
     """``((TILE_0, TILE_1, ...), (REST_0, REST_1, ..., extra modes))``."""
     return tile_unzip(logical_divide(layout, tiler), tiler)
 
 
+@through_layout_b
 @traced("tiled_divide")
 def tiled_divide(layout: Layout, tiler) -> Layout:
     """``((TILE_0, TILE_1, ...), REST_0, REST_1, ...)``: zipped_divide with mode 1 unpacked."""
@@ -44,6 +48,7 @@ def tiled_divide(layout: Layout, tiler) -> Layout:
     return slice_((_, _repeat(result[1].rank)), result)
 
 
+@through_layout_b
 @traced("flat_divide")
 def flat_divide(layout: Layout, tiler) -> Layout:
     """``(TILE_0, TILE_1, ..., REST_0, REST_1, ...)``: zipped_divide with both modes unpacked."""

@@ -226,6 +226,9 @@ def _has_underscore(c) -> bool:
 
 def make_layout(*args) -> Layout:
     """CuTe's ``make_layout``: ``(shape)``, ``(shape, stride)``, or concatenation of layouts."""
+    if len(args) == 1 and type(args[0]).__name__ == "Swizzle":
+        from .swizzle_layout import make_layout_swizzle
+        return make_layout_swizzle(args[0])
     if args and all(type(a) is Layout for a in args):
         if len(args) == 1:  # CuTe wraps a single layout's shape and stride: make_shape(shape)
             return Layout._make((args[0]._shape,), (args[0]._stride,))
@@ -296,16 +299,26 @@ def cosize(layout) -> Any:
     return total
 
 
+def _is_composed(x) -> bool:
+    # ComposedLayout lives in composed.py, which imports this module: test by its interface
+    return hasattr(x, "layout_b")
+
+
+def _composed_op(name: str):
+    from . import swizzle_layout
+    return getattr(swizzle_layout, f"{name}_composed")
+
+
 def rank(x) -> int:
-    return x.rank if isinstance(x, Layout) else it.rank(x)
+    return x.rank if isinstance(x, Layout) or _is_composed(x) else it.rank(x)
 
 
 def depth(x) -> int:
-    return x.depth if isinstance(x, Layout) else it.depth(x)
+    return x.depth if isinstance(x, Layout) or _is_composed(x) else it.depth(x)
 
 
 def shape(x):
-    return x.shape if isinstance(x, Layout) else x
+    return x.shape if isinstance(x, Layout) or _is_composed(x) else x
 
 
 def stride(x):
@@ -316,11 +329,15 @@ def flatten(x):
     if isinstance(x, Layout):
         shape = it.flatten(x._shape)
         return x if shape is x._shape else Layout._make(shape, it.flatten(x._stride))
+    if _is_composed(x):
+        return _composed_op("flatten")(x)
     return it.flatten(x)
 
 
 def append(layout: Layout, x: Layout | None = None, n: int | None = None) -> Layout:
     """CuTe's ``append`` (``append<N>`` pads with ``x``, default ``1:0``, up to rank ``n``)."""
+    if _is_composed(layout):
+        return _composed_op("append")(layout, x, n)
     x = x if x is not None else Layout(1, 0)
     return Layout._make(_append(layout.shape, x.shape, n), _append(layout.stride, x.stride, n))
 
@@ -361,6 +378,8 @@ def _prepend(t, x, n):
 
 def group(layout: Layout, b: int, e: int) -> Layout:
     """CuTe's ``group<B,E>``: gather modes ``[b, e)`` into one mode."""
+    if _is_composed(layout):
+        return _composed_op("group")(layout, b, e)
     def g(t):
         t = t if isinstance(t, tuple) else (t,)
         if not 0 <= b <= e <= len(t):
@@ -381,6 +400,8 @@ def select(layout: Layout, *modes: int) -> Layout:
 
 def take(layout: Layout, b: int, e: int) -> Layout:
     """CuTe's ``take<B,E>``: modes ``[b, e)``."""
+    if _is_composed(layout):
+        return _composed_op("take")(layout, b, e)
     if not (b < e and 0 <= b and e <= layout.rank):
         raise LayoutError(f"take<{b},{e}>: empty or out-of-bounds range for rank {layout.rank}")
     return select(layout, *range(b, e))
@@ -392,6 +413,8 @@ def get(layout: Layout, *path: int) -> Layout:
 
 def zip_layouts(*layouts: Layout) -> Layout:
     """CuTe's ``zip``: transpose a rank-R0 x rank-R1 nesting."""
+    if len(layouts) == 1 and _is_composed(layouts[0]):
+        return _composed_op("zip")(layouts[0])
     if len(layouts) == 1:
         return Layout._make(_zip(layouts[0].shape), _zip(layouts[0].stride))
     return Layout._make(_zip(tuple(l.shape for l in layouts)), _zip(tuple(l.stride for l in layouts)))

@@ -10,18 +10,23 @@ from ..errors import LayoutError
 from . import int_tuple as it
 from .complement import complement
 from .composition import composition
+from .composed import ComposedLayout, through_layout_b
 from .layout import Layout, make_layout, make_ordered_layout, slice_, append, cosize, zip_layouts, _
 from .tiler import by_mode, tile_unzip
 from .divide import _repeat
 from ..trace.hook import traced
 
 
+@through_layout_b
 @traced("logical_product")
 def logical_product(block: Layout, tiler) -> Layout:
     """CuTe's ``logical_product(block, tiler)``: ``(block, tiler-arranged repeats)``.
 
     @post rank(result) == 2 for a layout tiler; result[0] == block
     """
+    if isinstance(tiler, ComposedLayout):  # CuTe's logical_product(Layout, ComposedLayout) overload
+        from .swizzle_layout import logical_product_swizzled_tiler
+        return logical_product_swizzled_tiler(block, tiler)
     if isinstance(tiler, Layout):
         if not isinstance(block, Layout):
             raise LayoutError(f"logical_product: {block!r} is not a layout")
@@ -30,17 +35,20 @@ def logical_product(block: Layout, tiler) -> Layout:
     return by_mode(block, tiler, logical_product, "logical_product")
 
 
+@through_layout_b
 @traced("zipped_product")
 def zipped_product(block: Layout, tiler) -> Layout:
     return tile_unzip(logical_product(block, tiler), tiler)
 
 
+@through_layout_b
 @traced("tiled_product")
 def tiled_product(block: Layout, tiler) -> Layout:
     result = zipped_product(block, tiler)
     return slice_((_, _repeat(result[1].rank)), result)
 
 
+@through_layout_b
 @traced("flat_product")
 def flat_product(block: Layout, tiler) -> Layout:
     result = zipped_product(block, tiler)
@@ -54,6 +62,7 @@ def _rank_matched_product(block: Layout, tiler: Layout, name: str):
     return logical_product(append(block, n=r), append(tiler, n=r))
 
 
+@through_layout_b
 @traced("blocked_product")
 def blocked_product(block: Layout, tiler: Layout) -> Layout:
     """Reproduce ``block`` over ``tiler``, block-major: mode i is ``(block_i, tiler_i)``.
@@ -64,6 +73,7 @@ def blocked_product(block: Layout, tiler: Layout) -> Layout:
     return zip_layouts(result[0], result[1])
 
 
+@through_layout_b
 @traced("raked_product")
 def raked_product(block: Layout, tiler: Layout) -> Layout:
     """Reproduce ``block`` over ``tiler`` interleaved: mode i is ``(tiler_i, block_i)``."""
@@ -80,6 +90,7 @@ def evenly_divides(shape, tiler) -> bool:
     return it.product(shape) == it.product(tiler) * it.product(it.ceil_div(shape, tiler))
 
 
+@through_layout_b
 @traced("tile_to_shape")
 def tile_to_shape(block: Layout, trg_shape, ord_shape=None) -> Layout:
     """Repeat ``block`` until it has shape ``trg_shape`` (modes tiled in ``ord_shape`` order).
@@ -95,7 +106,7 @@ def tile_to_shape(block: Layout, trg_shape, ord_shape=None) -> Layout:
     target_shape = it.product_each(trg_shape)
     if not evenly_divides(target_shape, block_shape):
         raise LayoutError(
-            f"tile_to_shape({block}, {trg_shape}): block shape does not divide the target shape.")
+            f"tile_to_shape: block shape does not divide the target shape ({block} into {trg_shape}).")
     product_shape = it.ceil_div(target_shape, block_shape)
     if ord_shape is None or ord_shape == "LayoutLeft":
         order = Layout(product_shape)

@@ -32,7 +32,8 @@ def upcast(layout: Layout, n: int) -> Layout:
     """
     _check_n(n, "upcast")
     if not isinstance(layout, Layout):
-        raise LayoutError(f"upcast: {layout!r} is not a layout")
+        from .swizzle_layout import upcast_composed
+        return upcast_composed(layout, n)
     steps = []
 
     def go(s, d):
@@ -73,7 +74,8 @@ def downcast(layout: Layout, n: int) -> Layout:
     """
     _check_n(n, "downcast")
     if not isinstance(layout, Layout):
-        raise LayoutError(f"downcast: {layout!r} is not a layout")
+        from .swizzle_layout import downcast_composed
+        return downcast_composed(layout, n)
     if not has_int1(layout.stride):
         raise LayoutError(f"downcast<{n}>({layout}): Downcast requires adjacent elements (a stride-1 mode)")
     steps = []
@@ -101,6 +103,9 @@ def recast_layout(layout: Layout, old_type, new_type) -> Layout:
     Types are names (``"half_t"``, ``"uint32_t"``) or bit widths.
     With scale = bits(new)/bits(old) reduced to num/den: upcast<num> then downcast<den>.
     """
+    if not isinstance(layout, Layout):
+        from .swizzle_layout import recast_layout_composed
+        return recast_layout_composed(layout, old_type, new_type)
     new_bits, old_bits = sizeof_bits(new_type), sizeof_bits(old_type)
     g = gcd(new_bits, old_bits)
     num, den = new_bits // g, old_bits // g
