@@ -4,6 +4,11 @@ import pytest
 
 from . import harness
 
+# Loaded before any address-space cap: their thread pools and arenas belong to the baseline, not to an input.
+import numpy  # noqa: E402,F401
+import sympy  # noqa: E402,F401
+import networkx  # noqa: E402,F401
+
 
 @pytest.fixture(autouse=True)
 def _bounded_memory():
