@@ -274,3 +274,21 @@ def test_bad_names(names, fragments):
         symcute.formula(Layout.parse("(4,8):(8,1)"), names=names)
     for fragment in fragments:
         assert fragment in str(info.value), (fragment, str(info.value))
+
+
+def test_swizzle_construction_preconditions():
+    from symcute import composition, downcast, upcast
+    from symcute.core.composed import ComposedLayout
+    from symcute.core.swizzle import Swizzle, make_swizzle
+    C = ComposedLayout(Swizzle(3, 4, 3), 0, Layout.parse("(8,64):(64,1)"))
+    for fn, pattern in [
+        (lambda: composition(Swizzle(2, 0, 2), Swizzle(2, 0, 3)),
+         r"composition\(Sw<2,0,2>, Sw<2,0,3>\): Can only merge swizzles of the same shift"),
+        (lambda: upcast(C, 3), r"upcast<3>\(Sw<3,4,3>\): N must be a power of two"),
+        (lambda: downcast(C, 6), r"downcast<6>\(Sw<3,4,3>\): N must be a power of two"),
+        (lambda: make_swizzle(0b110, 0b011), r"make_swizzle<6,3>: Swizzle<2,0,1>: abs\(SShift\) must be more than BBits"),
+        (lambda: Swizzle(3, 4, 3)(1.5), r"Sw<3,4,3> applies to integer offsets, got 1.5"),
+        (lambda: Swizzle("3", 4, 3), r"Swizzle B must be an integer, got '3'"),
+    ]:
+        with pytest.raises(LayoutError, match=pattern):
+            fn()
