@@ -86,15 +86,25 @@ def outcome(entry: str, fn, *args, seconds: float | None = None, **kwargs):
     except SymcuteError as e:
         OUTCOMES[entry, type(e).__name__] += 1
         return "error", e
+    except KeyboardInterrupt:
+        raise
     except Hang as e:
-        raise AssertionError(f"{entry}: no result within {bound} s of {e} (x{WALL_FACTOR} for wall-clock time) "
-                             f"for input {_show(args, kwargs)}") from None
+        _fail(f"{entry}: no result within {bound} s of {e} (x{WALL_FACTOR} for wall-clock time) "
+              f"for input {_show(args, kwargs)}")
     except BaseException as e:  # noqa: BLE001  (the point: nothing else may escape)
         where = "".join(traceback.format_exception(type(e), e, e.__traceback__, limit=-4))
-        raise AssertionError(f"{entry}: {type(e).__name__} (not a SymcuteError) for input "
-                             f"{_show(args, kwargs)}:\n{where}") from None
+        _fail(f"{entry}: {type(e).__name__} (not a SymcuteError) for input {_show(args, kwargs)}:\n{where}")
     OUTCOMES[entry, "value"] += 1
     return "value", value
+
+
+def _fail(message: str):
+    """Fail the input; in a long run, also append the failure to SYMCUTE_FUZZ_LOG at once (pytest reports at the end)."""
+    log = os.environ.get("SYMCUTE_FUZZ_LOG")
+    if log:
+        with open(log, "a", encoding="utf-8") as fh:
+            fh.write(message + "\n" + "-" * 80 + "\n")
+    raise AssertionError(message) from None
 
 
 def _show(args, kwargs) -> str:
