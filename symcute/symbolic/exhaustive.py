@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from ..core import int_tuple as it
 from .formula import Formula, _numpy
+from ..errors import LimitError
 from .limits import check_enumerable
 from .linear import Compose
 
@@ -21,7 +22,18 @@ def values(term, n: int, limit: int | None = None):
     """The array ``[term(0), ..., term(n-1)]`` (raises LimitError past the limit)."""
     check_enumerable(n, f"evaluating {term} on [0, {n})", limit)
     np = _numpy()
-    return apply(term, np.arange(n, dtype=np.int64))
+    try:  # a limit raised by hand past what memory holds: numpy refuses the size or the allocation
+        return apply(term, _arange(np, n))
+    except MemoryError:
+        raise LimitError(f"evaluating {term} on [0, {n}): {n} items do not fit in memory; "
+                         f"lower the exhaustive limit") from None
+
+
+def _arange(np, n: int):
+    try:
+        return np.arange(n, dtype=np.int64)
+    except ValueError:  # "Maximum allowed size exceeded"
+        raise MemoryError from None
 
 
 def apply(term, q):
