@@ -93,6 +93,9 @@ def test_gmma_ss_fragments_are_descriptors():
     ((SEED_ATOM, (1, 1, 1), (0,)), "must be positive"),
     ((SEED_ATOM, (1, 1, 1), ("x",)), "x"),
     (("SM80_16x8x16_F16F16F16F16_XX",), "did you mean"),
+    # CuTe refuses these at compile time with the same conditions (tests/differential checks them)
+    ((SEED_ATOM, (1, 1, 1), (Layout((2, 8), (3, 1)),)), "Non-injective Layout detected in complement"),
+    ((SEED_ATOM, (1, 1, 1), (16, 8, 12)), "Shape Divisibility Condition"),
 ])
 def test_refused_inputs(args, match):
     with pytest.raises(SymcuteError, match=match):

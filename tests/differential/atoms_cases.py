@@ -240,6 +240,9 @@ def bad_config_cases() -> list[Case]:
     out = []
     for atom, lay, perm in [
         ("SM80_16x8x16_F16F16F16F16_TN", (2, 2, 1), (24, _, _)),       # 24 is not a multiple of the atom's 16
+        ("SM80_16x8x16_F16F16F16F16_TN", (1, 1, 1), (Layout((2, 8), (3, 1)), _, _)),  # refused: non-injective
+        ("SM80_16x8x16_F16F16F16F16_TN", (1, 1, 1), (16, 8, 12)),      # refused: Shape Divisibility Condition
+        ("SM80_16x8x16_F16F16F16F16_TN", (1, 1, 1), (Layout(16, 2), _, _)),  # a strided permutation (accepted)
         ("SM80_16x8x16_F16F16F16F16_TN", (2, 2, 1), (_, _, 8)),        # K tile smaller than the atom
         ("SM80_16x8x16_F16F16F16F16_TN", (1, 1, 1), (Layout((4, 4), (1, 8)), _, _)),  # a non-bijective perm
         ("SM80_16x8x8_F16F16F16F16_TN", (2, 1, 2), None),              # a K-split atom layout
