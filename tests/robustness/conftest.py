@@ -30,3 +30,16 @@ def pytest_terminal_summary(terminalreporter):
         kinds = {k[1]: v for k, v in harness.OUTCOMES.items() if k[0] == entry}
         detail = ", ".join(f"{k} {v}" for k, v in sorted(kinds.items()))
         terminalreporter.write_line(f"{entry:28s} {n:8d}   ({detail})")
+
+
+@pytest.fixture
+def small_exhaustive_limit():
+    """Fuzzing checks the contract, not the limit: 2^16 keeps each fallback enumeration within the time bound.
+
+    (At the default 2^24 one enumeration legitimately takes seconds; the limit itself is tested in
+    test_large_values.py and test_errors_doc.py.)
+    """
+    from symcute.symbolic.limits import set_exhaustive_limit
+    old = set_exhaustive_limit(1 << 16)
+    yield
+    set_exhaustive_limit(old)

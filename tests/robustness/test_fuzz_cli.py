@@ -71,7 +71,9 @@ def _value(draw, dest: str, files) -> str:
         return draw(st.sampled_from(NAMES) | mutated(NAMES, max_edits=1))
     if o in ("expr", "layouts", "inverse"):
         return draw(st.sampled_from(LAYOUT_SEEDS + EXPR_SEEDS) | mutated(LAYOUT_SEEDS + EXPR_SEEDS, max_edits=1))
-    if o in ("cotarget", "domain", "limit", "values", "contrast", "seed", "trials"):
+    if o == "limit":  # an explicit huge --limit asks for a long enumeration (the default is tested elsewhere)
+        return draw(st.sampled_from(["0", "1", "-1", "64", "4096", "x", ""]))
+    if o in ("cotarget", "domain", "values", "contrast", "seed", "trials"):
         return draw(st.sampled_from(INTS))
     if o in ("mma", "base", "atom", "user-atom"):
         return draw(st.sampled_from(MMA_SEEDS) | mutated(MMA_SEEDS, max_edits=1))
@@ -160,6 +162,7 @@ def check_exit(argv, code, err):
         assert err.endswith("\n") and err.count("\n") == 1, (argv, err)
 
 
+@pytest.mark.usefixtures("small_exhaustive_limit")
 def test_cli_fuzz(files):
     @fuzz_settings(ci=300)
     @given(argvs(files))
