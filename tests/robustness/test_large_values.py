@@ -117,7 +117,10 @@ def _run_capped(argv):
     def cap():
         resource.setrlimit(resource.RLIMIT_AS, (CAP, CAP))
     proc = subprocess.Popen([sys.executable, "-m", "symcute", *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, preexec_fn=cap, env=dict(os.environ, LC_ALL="C.UTF-8"))
+                            text=True, preexec_fn=cap,
+                            # one BLAS thread: numpy's per-thread buffers on a many-core machine are not the input's
+                            env=dict(os.environ, LC_ALL="C.UTF-8", OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1",
+                                     MKL_NUM_THREADS="1"))
     out, err = proc.communicate(timeout=300)
     return proc.returncode, out, err
 
