@@ -150,6 +150,21 @@ RULES.update({r.id: r for r in [
     Rule("make_tiled_copy", "layout_mn = raked_product(thr_layout, val_layout); layout_tv = right_inverse(layout_mn)"
          ".with_shape(size(thr), size(val)); tiler = product_each(shape(layout_mn)).", _COPY, "make_tiled_copy",
          "each thread copies its values of the (M,N) tile", "由线程布局和值布局构造 TiledCopy。"),
+    Rule("get_layoutS_TV", "The TiledCopy's (thread, value) -> (m,n) layout of the source: TiledLayout_TV "
+         "composed with the atom's source-to-reference map.", _COPY, "TiledCopy::get_layoutS_TV",
+         "F(t, v) is the tile element that thread t reads as value v", "源的 (线程, 值) → (m,n) 布局。"),
+    Rule("get_layoutD_TV", "The TiledCopy's (thread, value) -> (m,n) layout of the destination.", _COPY,
+         "TiledCopy::get_layoutD_TV", "F(t, v) is the tile element that thread t writes as value v",
+         "目标的 (线程, 值) → (m,n) 布局。"),
+    Rule("tidfrg_S", "Partition a source tensor's layout into ((ThrV, FrgV), Rest) by the TiledCopy's tiler and "
+         "TiledLayout_TV, re-expressed through the atom's AtomLayoutSrc/AtomLayoutRef.", _COPY, "TiledCopy::tidfrg_S",
+         "mode 0 indexes the threads, mode 1 the values per copy", "按 TiledCopy 划分源张量。"),
+    Rule("tidfrg_D", "Partition a destination tensor's layout into ((ThrV, FrgV), Rest), as tidfrg_S with "
+         "AtomLayoutDst.", _COPY, "TiledCopy::tidfrg_D", "mode 0 indexes the threads, mode 1 the values per copy",
+         "按 TiledCopy 划分目标张量。"),
+    Rule("slice_and_offset", "Slice a layout at a coordinate with _ and return the sub-layout and the offset of "
+         "the fixed part (for a swizzled layout the offset carries the swizzle).", _L, "slice_and_offset",
+         "layout(c) == offset + result(c restricted to the _ modes)", "在坐标处切片，返回子布局与偏移。"),
     Rule("partition_fragment_A", "make_fragment_like(partition_A(tile)): the thread's register fragment of A, "
          "(FrgV, RestM, RestK).", "cute/atom/mma_atom.hpp", "ThrMMA::partition_fragment_A",
          "size<0>(result) == size<1>(LayoutA_TV of the atom)", "线程的 A 寄存器 fragment：(FrgV, RestM, RestK)。"),
