@@ -144,6 +144,8 @@ class Layout:
         path = i if isinstance(i, tuple) else (i,)
         shape, stride = self._shape, self._stride
         for k in path:
+            if not hasattr(k, "__index__"):  # what Python's sequences accept as an index (ints, numpy ints)
+                raise LayoutError(f"mode index {k!r} is not an integer (layout {self})")
             if not isinstance(shape, tuple):
                 if k in (0, -1):
                     continue
