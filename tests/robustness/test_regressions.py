@@ -79,3 +79,11 @@ def test_hwcheck_emit_into_an_unwritable_place_is_one_line(argv):
     code, out, err = run_main(argv)
     check_exit(argv, code, err)
     assert code == 2 and "hwcheck: cannot write into" in err
+
+
+@pytest.mark.parametrize("key", ["a", 1.5, None, (0, "x")])
+def test_a_mode_index_that_is_not_an_integer(key):
+    # was: TypeError from Layout.__getitem__'s range comparison
+    from symcute import Layout
+    kind, e = outcome("regression", lambda: Layout.parse("(4,8):(8,1)")[key])
+    assert kind == "error" and "is not an integer" in str(e)
