@@ -37,6 +37,24 @@ def symcute_result(case, show):
         return False, f"{type(e).__name__}: {e}"
 
 
+def run_guided(oracle, cases, show, invalid_batch: int = 25) -> dict:
+    """Run the cases in real CuTe, batched by symcute's prediction.
+
+    Cases symcute computes go into large batches that compile once; cases
+    symcute refuses go into small batches, so the compiler's errors are
+    attributed to them in one round.  The prediction only shapes the batches:
+    a wrong prediction costs a recompile, never a wrong verdict.
+    """
+    from symcute.oracle import CuteOracle
+    predicted_ok = [c for c in cases if symcute_result(c, show)[0]]
+    predicted_bad = [c for c in cases if not symcute_result(c, show)[0]]
+    results = oracle.run_exprs({c.key: c.cpp for c in predicted_ok})
+    if predicted_bad:
+        small = CuteOracle(batch_size=invalid_batch, jobs=oracle.jobs, cache=oracle.cache is not None)
+        results.update(small.run_exprs({c.key: c.cpp for c in predicted_bad}))
+    return results
+
+
 def compare(cases, results, show, suite: str) -> dict[str, list[str]]:
     """Mismatch reports by op (empty lists when everything agrees)."""
     bad: dict[str, list[str]] = defaultdict(list)

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 import symcute as sc
-from .harness import compare, large, oracle_or_skip
+from .harness import compare, large, oracle_or_skip, run_guided
 from .core_cases import OPS, Case, cases, show
 
 SEED = int(os.environ.get("SYMCUTE_DIFF_SEED", "2026"))
@@ -78,7 +78,7 @@ def verdicts():
     oracle = oracle_or_skip()
     n = CASES_LARGE if large() else CASES_CI
     all_cases = seed_cases() + unit_cases() + [c for op in OPS for c in cases(op, n, SEED)]
-    results = oracle.run_exprs({c.key: c.cpp for c in all_cases})
+    results = run_guided(oracle, all_cases, show)
     return all_cases, results, compare(all_cases, results, show, "core")
 
 
