@@ -294,5 +294,5 @@ def _cpp_value(name: str, targs: list, pos: int):
         return _
     fn = _FUNCTIONS.get(name + "{}")
     if fn is not None:  # higher layers register constructible types, e.g. an MMA atom's tag
-        return fn(*targs)
+        return _apply(f"{name}{{}}", fn, targs)
     return TypeName(name, tuple(targs))
