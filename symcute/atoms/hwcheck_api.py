@@ -217,7 +217,7 @@ def read_manifest(path) -> dict:
         man = json.loads(Path(path).read_text())
     except (OSError, ValueError) as e:
         raise SymcuteError(f"hwcheck: cannot read manifest {path}: {e}") from None
-    if man.get("format") != FORMAT:
+    if not isinstance(man, dict) or man.get("format") != FORMAT:
         raise SymcuteError(f"hwcheck: {path} is not a {FORMAT} manifest")
     return man
 
