@@ -87,3 +87,20 @@ def test_a_mode_index_that_is_not_an_integer(key):
     from symcute import Layout
     kind, e = outcome("regression", lambda: Layout.parse("(4,8):(8,1)")[key])
     assert kind == "error" and "is not an integer" in str(e)
+
+
+@pytest.mark.parametrize("text", ["MMA_Atom{}", "Copy_Atom{}", "Copy_Atom<SM75_U32x2_LDSM_N>{}"])
+def test_registered_cpp_values_with_wrong_template_arguments(text):
+    # was: TypeError from the registered constructor (called outside _apply)
+    kind, e = outcome("regression", lang.evaluate, text)
+    assert kind == "error" and f"{text.split('<')[0].rstrip('{}')}{{}}(" in str(e) and "is not a valid call" in str(e)
+
+
+def test_hwcheck_manifest_that_is_a_json_list(tmp_path):
+    # was: AttributeError ('list' object has no attribute 'get') in read_manifest
+    (tmp_path / "m.json").write_text("[1]")
+    (tmp_path / "r.jsonl").write_text("{}\n")
+    argv = ["hwcheck", "--results", str(tmp_path / "r.jsonl"), "--manifest", str(tmp_path / "m.json")]
+    code, out, err = run_main(argv)
+    check_exit(argv, code, err)
+    assert code == 2 and "is not a symcute-hwcheck/1 manifest" in err
