@@ -114,8 +114,13 @@ def derivation_for(args):
 def run(args) -> int:
     if args.regenerate_proofs:
         from ..report.regenerate import regenerate
-        for path in regenerate(args.regenerate_proofs):
-            print(path)
+        from ..errors import SymcuteError
+        try:
+            for path in regenerate(args.regenerate_proofs):
+                print(path)
+        except (OSError, ValueError) as e:
+            why = getattr(e, "strerror", None) or e
+            raise SymcuteError(f"cannot write into {args.regenerate_proofs}: {why}") from None
         return 0
     d = derivation_for(args)
     if args.format == "json":
@@ -128,8 +133,8 @@ def run(args) -> int:
         try:
             with open(args.output, "w", encoding="utf-8", newline="\n") as fh:
                 fh.write(text)
-        except OSError as e:
-            raise SymcuteError(f"cannot write {args.output}: {e.strerror}") from None
+        except (OSError, ValueError) as e:  # ValueError: a NUL in the path (possible in-process)
+            raise SymcuteError(f"cannot write {args.output}: {getattr(e, 'strerror', None) or e}") from None
     else:
         out = getattr(sys.stdout, "buffer", None)
         if out is None:      # a text-only stream (some embedders)
