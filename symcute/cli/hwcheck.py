@@ -115,8 +115,9 @@ def run_cmd(args) -> int:
             from ..atoms.hwcheck_evidence import evidence_from_reports, write_evidence
             try:
                 write_evidence(evidence_from_reports(reports), args.evidence_out)
-            except OSError as e:
-                raise SymcuteError(f"hwcheck: cannot write {args.evidence_out}: {e.strerror or e}") from None
+            except (OSError, ValueError) as e:  # ValueError: a NUL in the path
+                why = getattr(e, "strerror", None) or e
+                raise SymcuteError(f"hwcheck: cannot write {args.evidence_out}: {why}") from None
         for report in reports:
             _print(report, args.format)
         return 0 if all(r.ok for r in reports) else 1
@@ -132,8 +133,8 @@ def run_cmd(args) -> int:
     if args.emit:
         try:
             paths = plan.emit(args.emit, copy_headers=args.copy_headers, build=args.build)
-        except OSError as e:
-            raise SymcuteError(f"hwcheck: cannot write into {args.emit}: {e.strerror or e}") from None
+        except (OSError, ValueError) as e:  # ValueError: a NUL in the path
+            raise SymcuteError(f"hwcheck: cannot write into {args.emit}: {getattr(e, 'strerror', None) or e}") from None
         for name, reason in plan.skipped:
             print(f"skipped {name}: {reason}", file=sys.stderr)
         print(f"wrote {len(plan.cases)} cases to {args.emit}: " + ", ".join(p.name for p in paths.values()))
