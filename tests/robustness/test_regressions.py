@@ -104,3 +104,16 @@ def test_hwcheck_manifest_that_is_a_json_list(tmp_path):
     code, out, err = run_main(argv)
     check_exit(argv, code, err)
     assert code == 2 and "is not a symcute-hwcheck/1 manifest" in err
+
+
+@pytest.mark.parametrize("argv", [
+    ["derive", "tv", "--output", "x\x00"],
+    ["derive", "--regenerate-proofs", "x\x00"],
+    ["derive", "--regenerate-proofs", "/proc/no/such/dir"],
+    ["hwcheck", "--atom", "SM80_16x8x16_F16F16F16F16_TN", "--emit", "x\x00"],
+])
+def test_paths_that_cannot_be_written_in_process(argv):
+    # was: ValueError (embedded null byte) / FileNotFoundError tracebacks
+    code, out, err = run_main(argv)
+    check_exit(argv, code, err)
+    assert code == 2 and "cannot write" in err
