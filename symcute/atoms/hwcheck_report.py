@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from .hwcheck_model import Comparison, assemble, compare_trial, predict_d
 from .hwcheck_plan import Case, fingerprint
 from .hwcheck_values import unpack
+from ..markdown import cell, code
 
 AGREE, DISAGREE, ERROR, UNSUPPORTED, NOT_RUN = "agree", "disagree", "error", "unsupported", "not run"
 NO_TENSOR_OP = "none (emulated)"   # the kernel's SASS holds no MMA/IDP instruction: ptxas lowered the PTX to other code
@@ -207,8 +208,9 @@ class Report:
                 x = r.example
                 note = (f"thread {x['thread']} value {x['value']} -> D{tuple(x['mn']) if x['mn'] else ''}: "
                         f"predicted {x['predicted']}, measured {x['measured']}" + (f"; {note}" if note else ""))
-            rows.append(f"| `{r.label}` | {r.kind} | {r.types} | **{r.verdict}** | {mism} | {conf} | {sass} | "
-                        f"{note.replace('|', '/')} |")
+            # the label may be a user's atom name, the note quotes it: both are escaped, never markup
+            rows.append(f"| {code(r.label, cell=True)} | {cell(r.kind)} | {cell(r.types)} | **{cell(r.verdict)}** | "
+                        f"{cell(mism)} | {cell(conf)} | {cell(sass)} | {cell(note)} |")
         return "\n".join(rows)
 
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from . import md
-from .md import Raw, code
+from .. import markdown as md
+from ..markdown import Raw, code
 
 _MARK = {"proved": "✓", "refuted": "✗", "unknown": "?"}
 

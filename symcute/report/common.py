@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 
 from ..trace.rules import CUTLASS_VERSION, rule_for
-from . import md
-from .md import Raw, code
+from .. import markdown as md
+from ..markdown import Raw, code
 
 
 def lin(terms, zeros: bool = True) -> str:

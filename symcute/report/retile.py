@@ -8,9 +8,9 @@ derivation's steps; every sentence from the template table of the language.
 
 from __future__ import annotations
 
-from . import md
+from .. import markdown as md
 from .common import axes_table, check, checks_summary, cute, lin, product_text, sources, span
-from .md import Raw, block, code
+from ..markdown import Raw, block, code
 from .templates import snippets
 
 

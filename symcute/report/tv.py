@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from . import md
+from .. import markdown as md
 from .common import axes_table, check, checks_summary, cute, sources
-from .md import Raw, block, code
+from ..markdown import Raw, block, code
 
 
 def render(view, t) -> str:

@@ -7,6 +7,8 @@ formulas, CLI output and reports print them the same way.
 
 from __future__ import annotations
 
+from .. import markdown
+
 
 class Table:
     """``header`` (column labels) and ``rows`` (lists of cells, any printable value)."""
@@ -54,13 +56,11 @@ class Table:
         return "\n".join(lines)
 
     def to_markdown(self) -> str:
+        """GitHub-flavoured Markdown; names in the header and cells are escaped (a name is never markup)."""
         lines = []
         if self.title:
-            lines += [f"**{self.title}**", ""]
-        lines.append("| " + " | ".join(self.header) + " |")
-        lines.append("|" + "|".join("---" for _ in self.header) + "|")
-        for r in self.rows:
-            lines.append("| " + " | ".join(str(c) for c in r) + " |")
+            lines += [f"**{markdown.esc(self.title)}**", ""]
+        lines.append(markdown.table(self.header, self.rows))
         return "\n".join(lines)
 
     def to_dict(self) -> dict:

@@ -28,7 +28,7 @@ def test_results_of_the_h200_run(capsys):
 
 def test_results_as_markdown_and_json(capsys):
     code, out, _ = run(["hwcheck", "--results", str(RUN / "results.jsonl.gz"), "--format", "markdown"], capsys)
-    assert "| `SM80_16x8x16_F16F16F16F16_TN` | catalog | f16 = f16*f16 + f16 | **agree** | 0/128 x 4 trials |" in out
+    assert "| `SM80_16x8x16_F16F16F16F16_TN` | catalog | f16 = f16\\*f16 + f16 | **agree** | 0/128 x 4 trials |" in out
     code, out, _ = run(["hwcheck", "--results", str(RUN / "results.jsonl.gz"), "--format", "json"], capsys)
     data = json.loads(out)
     assert data["counts"] == {"agree": 92, "disagree": 17, "unsupported": 1}

@@ -146,8 +146,6 @@ def test_names_with_underscores_do_not_become_emphasis(names):
         assert not re.search(rf"(?<!\\)\b{re.escape(name)}\b", text) or "_" not in name, (name, text[:2000])
 
 
-@pytest.mark.xfail(strict=True, reason="hwcheck_report.to_markdown puts a user atom's name in a single-backtick "
-                                       "code span without escaping '|' or backticks (reported)")
 def test_hwcheck_markdown_escapes_user_atom_names():
     from symcute.atoms import hwcheck_api as api
     from symcute.atoms.hwcheck_plan import derive_atom
@@ -156,3 +154,10 @@ def test_hwcheck_markdown_escapes_user_atom_names():
     atom = derive_atom(base, "x|y`z <script>PWN</script> *PWN*")
     report = api.evaluate_plan(api.plan(user=[(atom, base.name)]), {}, {}, {})
     assert live_markup(report.to_markdown()) == []
+
+
+def test_symbolic_table_markdown_escapes_its_cells():
+    from symcute.symbolic.table import Table
+    for payload in PAYLOADS:
+        t = Table(["sub-axis", payload], [["shape", payload], ["stride", 1]], title=payload)
+        assert live_markup(t.to_markdown()) == [], payload

@@ -1,5 +1,9 @@
 """Markdown building blocks with escaping: text from users and from values never becomes markup.
 
+A leaf module (it imports nothing of symcute), so every layer that writes Markdown -- the
+report, a Table of the symbolic layer, the hardware-check report of the atoms layer -- escapes
+the same way.
+
 Everything a derivation holds (sub-axis names, atom names, layout text, a
 user's expression) is inserted through :func:`esc` (prose), :func:`code`
 (inline code) or :func:`block` (fenced code), so a name such as
