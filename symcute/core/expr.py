@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from ..errors import LayoutError, ParseError, SymcuteError
+from ..errors import LayoutError, LimitError, ParseError, SymcuteError
 from .composed import ComposedLayout
 from .layout import Layout, Underscore, _
 from .parse import Reader
@@ -70,7 +70,11 @@ class Expr:
     def evaluate(self, variables: dict | None = None):
         env = dict(self.variables)
         env.update(variables or {})
-        return _eval(self.tree, env, 0)
+        try:
+            return _eval(self.tree, env, 0, _Budget(self.text))
+        except RecursionError:
+            # the text is depth-limited by the reader, so a bound Python value nested thousands deep is the cause
+            raise LayoutError(f"expression {self.text!r}: a bound value is nested too deeply to be a CuTe value") from None
 
 
 MAX_DEPTH = 100
@@ -90,8 +94,23 @@ def evaluate(text: str, variables: dict | None = None):
     """Parse and evaluate ``text``; ``variables`` binds names (values or CuTe-notation strings)."""
     env = {}
     for k, v in (variables or {}).items():
-        env[k] = parse_expr_text(v).evaluate() if isinstance(v, str) else v
+        env[k] = parse_expr_text(v).evaluate() if isinstance(v, str) else _bound_value(k, v, 0)
     return parse_expr_text(text).evaluate(env)
+
+
+_NOT_VALUES = (bool, float, complex, str, bytes, dict, set, frozenset, type(None))
+
+
+def _bound_value(name: str, v, depth: int):
+    """A Python value bound to ``name``: lists read as tuples; no leaf that no CuTe value has (bool, float, ...)."""
+    if isinstance(v, (list, tuple)):
+        if depth >= MAX_DEPTH:
+            raise LayoutError(f"variable {name}: the bound value is nested deeper than {MAX_DEPTH} levels")
+        return tuple(_bound_value(name, x, depth + 1) for x in v)
+    if isinstance(v, _NOT_VALUES):
+        raise LayoutError(f"variable {name}: a {type(v).__name__} is not a value of the expression language "
+                          f"(ints, tuples, layouts and the values its functions return are)")
+    return v
 
 
 # --- reader -------------------------------------------------------------------------
@@ -181,20 +200,65 @@ def _stride_tuple(r: Reader):
 
 # --- evaluation ------------------------------------------------------------------------
 
-def _eval(node, env: dict, depth: int):
+MAX_INTEGER_BITS = 1 << 18
+
+
+class _Budget:
+    """The integer bits one evaluation may read: every literal and every use of a variable is charged.
+
+    symcute's ints are exact and unbounded, so without this a short text (a product over
+    16,000 uses of one 1000-digit variable) would run for hours; no CuTe program comes near
+    (its ints are 64-bit).  ``MAX_INTEGER_BITS`` is the configurable limit.
+    """
+
+    __slots__ = ("text", "left", "_by_name")
+
+    def __init__(self, text: str):
+        self.text, self.left, self._by_name = text, MAX_INTEGER_BITS, {}
+
+    def charge(self, value, name: str | None = None):
+        if name is not None:
+            bits = self._by_name.get(name)
+            if bits is None:
+                bits = self._by_name[name] = _bits(value)
+        else:
+            bits = _bits(value)
+        self.left -= bits
+        if self.left < 0:
+            raise LimitError(f"expression {_clip(self.text)}: its integers (each literal and each use of a variable) "
+                             f"total more than {MAX_INTEGER_BITS} bits, which exceeds the limit "
+                             f"(symcute.core.expr.MAX_INTEGER_BITS); CuTe's integers are 64-bit")
+        return value
+
+
+def _bits(v) -> int:
+    if type(v) is int:
+        return v.bit_length()
+    if isinstance(v, tuple):
+        return sum(_bits(x) for x in v)
+    if isinstance(v, Layout):
+        return _bits(v.shape) + _bits(v.stride)
+    return 0  # atoms, formulas, swizzles: built from bounded data
+
+
+def _clip(text: str, n: int = 80) -> str:
+    return repr(text) if len(text) <= n else repr(text[:n]) + f"... ({len(text)} characters)"
+
+
+def _eval(node, env: dict, depth: int, budget: _Budget):
     if depth > MAX_DEPTH:
         raise ParseError(f"expression nested deeper than {MAX_DEPTH} levels")
     kind = node[0]
-    ev = lambda n: _eval(n, env, depth + 1)  # noqa: E731
+    ev = lambda n: _eval(n, env, depth + 1, budget)  # noqa: E731
     if kind == "int":
-        return node[1]
+        return budget.charge(node[1])
     if kind == "arith":
         a, b = _as_int(ev(node[2])), _as_int(ev(node[3]))
-        return a * b if node[1] == "*" else a + b if node[1] == "+" else a - b
+        return budget.charge(a * b if node[1] == "*" else a + b if node[1] == "+" else a - b)
     if kind == "literal":
         return node[1]
     if kind == "literal_stride":
-        return node[1]
+        return budget.charge(node[1])
     if kind == "tuple":
         return tuple(ev(x) for x in node[1])
     if kind == "layout":
@@ -205,7 +269,7 @@ def _eval(node, env: dict, depth: int):
         if name == "_":
             return _
         if name in env:
-            return env[name]
+            return budget.charge(env[name], name)
         return TypeName(name)
     if kind == "typename":
         return TypeName(node[1], tuple(ev(a) for a in node[2]))

@@ -167,9 +167,12 @@ class Layout:
                 return self._at_index(c)
         else:
             c = tuple(coord)
-        if _has_underscore(c):
-            return slice_(c, self)
-        return it.crd2idx(c, self._shape, self._stride)
+        try:
+            if _has_underscore(c):
+                return slice_(c, self)
+            return it.crd2idx(c, self._shape, self._stride)
+        except RecursionError:  # a Python coordinate nested thousands deep (free to catch, costly to pre-check)
+            raise LayoutError(f"layout {self}: the coordinate is nested too deeply to be a coordinate of it") from None
 
     def _at_index(self, idx: int):
         # For an int index, CuTe's hierarchical split equals the split over the flattened

@@ -34,6 +34,11 @@ def traced(rule: str):
                 if rec is None:
                     return fn(*args, **kwargs)
                 return rec.call(rule, fn, args, kwargs)
+            except RecursionError:
+                # only a Python value nested thousands deep gets here (text is depth-limited by the
+                # readers); checking depth up front would cost every call, catching it costs nothing
+                raise LayoutError(f"{rule}: an argument is nested too deeply to be a CuTe value "
+                                  f"(layouts, coordinates and tilers nest a few levels)") from None
             except ZeroDivisionError:
                 # CuTe has no value here (a static division by zero fails to compile or traps)
                 shown = ", ".join(str(a) for a in args)

@@ -99,19 +99,8 @@ PY_ENTRY_POINTS = {
 }
 
 
-# Python-API only (text is bounded by the readers): core recurses over a coordinate or a tiler
-# before checking its nesting, and formats it with repr in the error message.  Reported to the
-# lead (core); a depth check at these entry points fixes it.
-CORE_UNCHECKED = {"layout(coordinate)", "layout(coordinate, coordinate)", "composition(layout, tiler)",
-                  "logical_divide", "lang.evaluate(bound value)"}
-
-
 @pytest.mark.parametrize("make", [deep_tuple, deep_list], ids=["tuple", "list"])
-@pytest.mark.parametrize("entry", [
-    pytest.param(e, marks=pytest.mark.xfail(strict=True, raises=AssertionError,
-                                             reason="core: a 10,000-deep Python coordinate/tiler raises "
-                                                    "RecursionError (reported)"))
-    if e in CORE_UNCHECKED else e for e in PY_ENTRY_POINTS], ids=PY_ENTRY_POINTS.keys())
+@pytest.mark.parametrize("entry", list(PY_ENTRY_POINTS))
 def test_deep_python_values_are_a_clear_error(entry, make):
     leaf = "a" if "names" in entry else 1
     kind, value = outcome(entry, PY_ENTRY_POINTS[entry], make(DEEP, leaf))

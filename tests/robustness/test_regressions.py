@@ -61,12 +61,22 @@ def test_the_cli_prints_results_of_more_than_4300_digits():
     assert code == 0 and out.strip() == "1" * 5000
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="core: no bound on integer magnitude; a product over 16,000 references to one "
-                          "1000-digit binding runs for hours (reported; needs a magnitude limit)")
 def test_a_product_of_huge_bindings_is_refused_not_computed():
     kind, e = outcome("regression", lang.evaluate, "size((" + ",".join(["X"] * 16000) + "))", {"X": "9" * 1000})
+    assert kind == "error" and isinstance(e, LimitError) and "MAX_INTEGER_BITS" in str(e)
+
+
+def test_many_big_literals_are_refused_too():
+    # the literals themselves, not only variables: 90 literals of 1000 digits (within the 100,000-character input limit)
+    kind, e = outcome("regression", lang.evaluate, "size((" + ",".join(["9" * 1000] * 90) + "))")
     assert kind == "error" and isinstance(e, LimitError)
+
+
+def test_the_integer_budget_leaves_room_for_2_62():
+    # 2^62-sized layouts used several times stay far inside the budget
+    kind, v = outcome("regression", lang.evaluate, "size(logical_product(F, G))",
+                      {"F": "(4611686018427387904,2):(1,4611686018427387904)", "G": "(2,2):(1,2)"})
+    assert kind == "value" and v == 4611686018427387904 * 2 * 4
 
 
 @pytest.mark.parametrize("argv", [
