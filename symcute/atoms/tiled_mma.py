@@ -22,14 +22,19 @@ from .mma_atom import MMAAtom
 from .mma_lookup import mma_atom
 
 
-def _as_atom_layout(x, where: str) -> Layout:
+def _as_layout(x, where: str, expected: str) -> Layout:
+    """A Layout, its CuTe notation, or a shape (``make_layout(shape)``)."""
     if isinstance(x, Layout):
         return x
     if isinstance(x, str):
         return Layout.parse(x)
     if isinstance(x, (int, tuple, list)) and not isinstance(x, bool):
         return Layout(x)  # Layout reads lists as tuples and bounds the nesting
-    raise LayoutError(f"{where}: the atom layout must be a Layout or a shape, got {x!r}")
+    raise LayoutError(f"{where}: {expected}, got {x!r}")
+
+
+def _as_atom_layout(x, where: str) -> Layout:
+    return _as_layout(x, where, "the atom layout must be a Layout or a shape")
 
 
 def _tuple(x):
@@ -267,13 +272,7 @@ def _operand(op: str) -> str:
 
 def _as_tensor_layout(x, where: str) -> Layout:
     """A tensor argument: its layout, or ``make_layout(shape)`` for a shape (as ``make_tensor(shape)``)."""
-    if isinstance(x, Layout):
-        return x
-    if isinstance(x, str):
-        return Layout.parse(x)
-    if isinstance(x, (int, tuple, list)) and not isinstance(x, bool):
-        return Layout(x)  # Layout reads lists as tuples and bounds the nesting
-    raise LayoutError(f"{where}: expected a layout or a shape, got {x!r}")
+    return _as_layout(x, where, "expected a layout or a shape")
 
 
 class ThrMMA:

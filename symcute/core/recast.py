@@ -97,6 +97,13 @@ def downcast(layout: Layout, n: int) -> Layout:
 
 
 @traced("recast_layout")
+def recast_ratio(old_type, new_type) -> tuple[int, int]:
+    """bits(new)/bits(old) reduced to (num, den), as CuTe's ``recast_layout`` computes its ``scale``."""
+    new_bits, old_bits = sizeof_bits(new_type), sizeof_bits(old_type)
+    g = gcd(new_bits, old_bits)
+    return new_bits // g, old_bits // g
+
+
 def recast_layout(layout: Layout, old_type, new_type) -> Layout:
     """CuTe's ``recast_layout<OldType, NewType>``: the same bytes seen as ``new_type`` elements.
 
@@ -106,9 +113,7 @@ def recast_layout(layout: Layout, old_type, new_type) -> Layout:
     if not isinstance(layout, Layout):
         from .swizzle_layout import recast_layout_composed
         return recast_layout_composed(layout, old_type, new_type)
-    new_bits, old_bits = sizeof_bits(new_type), sizeof_bits(old_type)
-    g = gcd(new_bits, old_bits)
-    num, den = new_bits // g, old_bits // g
+    num, den = recast_ratio(old_type, new_type)
     if num == 1 and den == 1:
         return layout
     if num == 1:

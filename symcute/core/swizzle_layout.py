@@ -22,7 +22,6 @@ from ..errors import LayoutError
 from . import int_tuple as it
 from .composed import ComposedLayout, SmemPtrFlag, UInt32, composition3, is_constant_zero, is_static_zero
 from .layout import Layout, Underscore, format_int_tuple, slice_
-from .numeric import sizeof_bits
 from .swizzle import Swizzle, compose_swizzles, downcast_swizzle, make_swizzle, upcast_swizzle
 from ..trace.hook import traced, note
 
@@ -366,10 +365,8 @@ def recast_layout_composed(layout, old_type, new_type):
 
     A swizzle alone supports only a pure upcast or downcast (CuTe's mixed branch does not compile).
     """
-    from math import gcd
-    new_bits, old_bits = sizeof_bits(new_type), sizeof_bits(old_type)
-    g = gcd(new_bits, old_bits)
-    num, den = new_bits // g, old_bits // g
+    from .recast import recast_ratio
+    num, den = recast_ratio(old_type, new_type)
     if num == 1 and den == 1:
         return layout
     if num == 1:
