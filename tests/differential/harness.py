@@ -14,6 +14,7 @@ from collections import Counter, defaultdict
 import pytest
 
 from symcute.errors import SymcuteError
+from ..cute_policy import cute_unavailable
 
 COUNTS: dict[str, Counter] = defaultdict(Counter)
 
@@ -27,7 +28,7 @@ def oracle_or_skip():
     try:
         return oracle_mod.CuteOracle()
     except oracle_mod.OracleUnavailable as e:
-        pytest.skip(f"real CuTe is not available here: {e}")
+        cute_unavailable(e)
 
 
 def symcute_result(case, show):

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from symcute.oracle import CuteOracle, OracleUnavailable
+from ..cute_policy import cute_unavailable
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 
@@ -22,7 +23,7 @@ def oracle() -> CuteOracle:
     try:
         return CuteOracle()
     except OracleUnavailable as exc:
-        pytest.skip(f"real CuTe is unavailable here: {exc}")
+        cute_unavailable(exc)
 
 
 @pytest.fixture(scope="session")

@@ -10,6 +10,7 @@ import os
 import pytest
 
 from symcute.trace.recipes import SEED, derive_retile, derive_tv
+from ..cute_policy import cute_unavailable
 
 MMA = "auto mma = make_tiled_mma({mma}{{}}, Layout<Shape<{shape}>>{{}}); "
 RETILE = ("auto tc = make_tiled_copy_{op}(Copy_Atom<{copy}, {vt}>{{}}, mma); "
@@ -62,7 +63,7 @@ def test_recipe_values_equal_real_cute():
     try:
         oracle = oracle_mod.CuteOracle()
     except oracle_mod.OracleUnavailable as e:
-        pytest.skip(f"real CuTe is not available here: {e}")
+        cute_unavailable(e)
     large = os.environ.get("SYMCUTE_DIFF_LARGE") == "1"
     expected, bodies = {}, {}
     for k, cfg in enumerate(RETILE_CONFIGS if large else RETILE_CONFIGS[:1]):
