@@ -30,8 +30,12 @@ class ScaledBasis:
     def __add__(self, other):
         if other == 0:
             return self
-        if isinstance(other, ScaledBasis) and other.modes == self.modes:
-            return ScaledBasis(self.value + other.value, self.modes)
+        if isinstance(other, int) and not isinstance(other, bool):
+            # arithmetic_tuple.hpp: C<t> + ScaledBasis static_asserts t == 0; no overload for a dynamic int
+            raise LayoutError(f"ScaledBasis op+ error!: {self} + {other} (CuTe adds an integer to a basis "
+                              f"stride only when it is a static 0)")
+        # arithmetic_tuple.hpp: ScaledBasis + ScaledBasis is as_arithmetic_tuple(t) + as_arithmetic_tuple(u),
+        # an ArithmeticTuple even when both have the same mode (E<0>{} + E<0>{} prints (2))
         return ArithmeticTuple.of(self) + other
 
     __radd__ = __add__
@@ -72,6 +76,10 @@ class ArithmeticTuple:
             other = ArithmeticTuple.of(other)
         if isinstance(other, ArithmeticTuple):
             return ArithmeticTuple(_add(self.items, other.items))
+        if isinstance(other, int) and not isinstance(other, bool):
+            # arithmetic_tuple.hpp adds only C<0> to an ArithmeticTuple (static_assert) and has no int overload
+            raise LayoutError(f"Arithmetic tuple op+ error!: {self} + {other} (CuTe adds an integer to a "
+                              f"coordinate of basis strides only when it is a static 0)")
         return NotImplemented
 
     __radd__ = __add__

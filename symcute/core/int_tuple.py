@@ -297,24 +297,32 @@ def crd2idx(coord: IntTuple, shape: IntTuple, stride: IntTuple):
             raise LayoutError(f"coordinate {coord} has more modes than shape {shape}")
         if len(coord) != len(shape):
             raise LayoutError(f"Mismatched Ranks: coordinate {coord} for shape {shape}")
-        total = 0
-        for c, s, d in zip(coord, shape, stride):
-            total = total + crd2idx(c, s, d)
-        return total
+        return _sum_right([crd2idx(c, s, d) for c, s, d in zip(coord, shape, stride)])
     if not is_int(coord):
         raise LayoutError(f"coordinate {coord!r} is not an integer or a tuple")
     if is_tuple(shape):
-        total = 0
+        terms = []
         n = len(shape)
         for i, (s, d) in enumerate(zip(shape, stride)):
             if i == n - 1:
-                total = total + crd2idx(coord, s, d)
+                terms.append(crd2idx(coord, s, d))
             else:
                 p = product(s)
-                total = total + crd2idx(cmod(coord, p), s, d)
+                terms.append(crd2idx(cmod(coord, p), s, d))
                 coord = cdiv(coord, p)
-        return total
+        return _sum_right(terms)
     return coord * stride
+
+
+def _sum_right(terms: list):
+    """``t0 + (t1 + (... + tn))``: CuTe's order (a fold expression ``(v + ...)``, and ``crd2idx_itt``'s
+    recursion).  Ints do not care; basis coordinates do: ``C<t> + ScaledBasis`` static_asserts ``t == 0``."""
+    if not terms:
+        return 0
+    total = terms[-1]
+    for t in reversed(terms[:-1]):
+        total = t + total
+    return total
 
 
 def idx2crd(idx: int, shape: IntTuple) -> IntTuple:

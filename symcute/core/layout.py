@@ -161,16 +161,16 @@ class Layout:
     # --- evaluation ----------------------------------------------------------
     def __call__(self, *coord):
         """Evaluate at an int index, a (nested) coordinate, or slice with ``_``."""
-        if len(coord) == 1:
-            c = coord[0]
+        c = coord[0] if len(coord) == 1 else tuple(coord)
+        try:
             if type(c) is int and c >= 0:
                 return self._at_index(c)
-        else:
-            c = tuple(coord)
-        try:
             if _has_underscore(c):
                 return slice_(c, self)
             return it.crd2idx(c, self._shape, self._stride)
+        except ZeroDivisionError:  # splitting an index over an extent 0 (C++: division by zero)
+            shown = format_int_tuple(c) if isinstance(c, (int, tuple)) else repr(c)
+            raise LayoutError(f"layout {self}: evaluating at {shown} divides by an extent 0") from None
         except RecursionError:  # a Python coordinate nested thousands deep (free to catch, costly to pre-check)
             raise LayoutError(f"layout {self}: the coordinate is nested too deeply to be a coordinate of it") from None
 
@@ -181,12 +181,16 @@ class Layout:
         if type(shape) is not tuple:
             return idx * stride
         fs, fd = it.flatten_to_tuple(shape), it.flatten_to_tuple(stride)
-        total = 0
         last = len(fs) - 1
+        digits = []
         for i in range(last):
             idx, r = divmod(idx, fs[i])
-            total = total + r * fd[i]
-        return total + idx * fd[last]
+            digits.append(r)
+        # summed from the last mode down, as CuTe's crd2idx folds (it matters for basis strides only)
+        total = idx * fd[last]
+        for i in range(last - 1, -1, -1):
+            total = digits[i] * fd[i] + total
+        return total
 
     # --- CuTe member functions -----------------------------------------------
     @traced("with_shape")

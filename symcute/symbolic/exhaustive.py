@@ -51,7 +51,8 @@ def apply(term, q):
     for k, (s, d) in enumerate(zip(shape, stride)):
         bound += abs(d) * (qmax // w if k == len(shape) - 1 else s - 1)
         w *= s
-    if bound >= _SAFE or qmax >= _SAFE or w >= _SAFE or q.dtype == object:
+    # a stride past int64 overflows numpy even when multiplied by 0 (numpy converts it first)
+    if bound >= _SAFE or qmax >= _SAFE or w >= _SAFE or q.dtype == object or any(abs(d) >= _SAFE for d in stride):
         q = q.astype(object)
     negative = q.dtype == object or (q.size and int(q.min()) < 0)
     a = abs(q) if negative else q

@@ -265,9 +265,34 @@ def gen(op: str, rng: random.Random, i: int) -> Case:
     if op == "evaluate":
         idx = rng.randrange(max(L.size() * 2, 1))
         return _case(op, i, f"{L}({idx})", f"{c}({idx})", lambda: L(idx))
+    if op == "evaluate_basis":
+        # identity-like layouts: some strides are scaled bases E<k> (CuTe adds an int to a basis coordinate
+        # only when it is a static 0, so mixed strides are refused at some indices and not at others)
+        from symcute.core.basis import ScaledBasis
+        shape = _flat(L.shape)
+        strides = [ScaledBasis(rng.choice([1, 1, 2, 3]), (rng.randrange(3),)) if rng.random() < 0.6 else d
+                   for d in _flat(L.stride)]
+        B = Layout(_refold(L.shape, shape), _refold(L.shape, strides))
+        idx = rng.randrange(max(B.size(), 1))
+        # a static index (symcute's semantics are CuTe's on static values): with a dynamic int index
+        # every int term is an int, and CuTe refuses int + ScaledBasis even when the int is 0
+        return _case(op, i, f"{B}({idx})", f"{cpp_value(str(B))}(cute::Int<{idx}>{{}})", lambda: B(idx))
     if op == "cosize":
         return _case(op, i, f"cosize({L})", f"cosize({c})", lambda: sc.cosize(L))
     raise ValueError(op)
+
+
+def _flat(t):
+    return [y for x in t for y in _flat(x)] if isinstance(t, tuple) else [t]
+
+
+def _refold(profile, flat):
+    """``flat`` (a list) folded into the nesting of ``profile``."""
+    it_ = iter(flat)
+
+    def fold(p):
+        return tuple(fold(x) for x in p) if isinstance(p, tuple) else next(it_)
+    return fold(profile)
 
 
 def _modes(s):
@@ -292,7 +317,7 @@ OPS = [
     "with_shape", "upcast", "downcast", "recast_layout", "logical_divide", "zipped_divide", "tiled_divide",
     "flat_divide", "logical_product", "zipped_product", "tiled_product", "flat_product", "blocked_product",
     "raked_product", "tile_to_shape", "max_common_layout", "max_common_vector", "nullspace",
-    "make_ordered_layout", "make_layout_like", "evaluate", "cosize",
+    "make_ordered_layout", "make_layout_like", "evaluate", "evaluate_basis", "cosize",
 ]
 
 

@@ -3,7 +3,7 @@
 import pytest
 
 from symcute import lang
-from symcute.errors import LimitError, ParseError
+from symcute.errors import LayoutError, LimitError, ParseError
 
 from .harness import outcome
 from .test_fuzz_cli import check_exit, run_main
@@ -127,3 +127,29 @@ def test_paths_that_cannot_be_written_in_process(argv):
     code, out, err = run_main(argv)
     check_exit(argv, code, err)
     assert code == 2 and "cannot write" in err
+
+
+@pytest.mark.parametrize("text, binding, message", [
+    # found by the large fuzz run: crd2idx added an int to a basis coordinate (TypeError)
+    ("X(1)", "(2,2):(1,1@0)", "ScaledBasis op+ error!"),
+    ("X(1,1)", "(2,2):(1,1@0)", "ScaledBasis op+ error!"),
+    ("X(1,1,1)", "(2,2,2):(1,1@0,1@1)", "Arithmetic tuple op+ error!"),
+    # an index split over an extent 0 (ZeroDivisionError)
+    ("X(5)", "(2,0,2):(1,1,1)", "divides by an extent 0"),
+])
+def test_layout_evaluation_that_cute_refuses(text, binding, message):
+    kind, e = outcome("regression", lang.evaluate, text, {"X": binding})
+    assert kind == "error" and isinstance(e, LayoutError) and message in str(e)
+
+
+def test_basis_coordinates_plus_a_static_zero_still_evaluate():
+    assert str(lang.evaluate("X(1)", {"X": "(2,2):(1@0,1)"})) == "1@0"
+    assert str(lang.evaluate("X(2)", {"X": "(2,2):(1,1@0)"})) == "1@0"
+
+
+def test_a_stride_past_int64_in_a_prover_enumeration():
+    # found by the large fuzz run: numpy converted the stride 2^63 to int64 (OverflowError)
+    kind, p = outcome("regression", lang.evaluate, "is_bijective(1:9223372036854775808,32,1)")
+    assert kind == "value" and p.verdict == "refuted"
+    kind, p = outcome("regression", lang.evaluate, "is_bijective(1:9223372036854775808,1)")
+    assert kind == "value" and p.verdict == "proved"
