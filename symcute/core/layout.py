@@ -69,7 +69,7 @@ class Layout:
     ``operator==``), not of functions, and layouts hash.
     """
 
-    __slots__ = ("_shape", "_stride", "_hash")
+    __slots__ = ("_shape", "_stride", "_hash", "_flat")  # _flat: set on first evaluation (never by constructors)
 
     def __init__(self, shape: IntTuple, stride: IntTuple | None = None):
         shape = _normalize(shape, "shape")
@@ -180,17 +180,20 @@ class Layout:
         shape, stride = self._shape, self._stride
         if type(shape) is not tuple:
             return idx * stride
-        fs, fd = it.flatten_to_tuple(shape), it.flatten_to_tuple(stride)
+        try:
+            fs, fd, ints = self._flat
+        except AttributeError:  # first evaluation: flatten once (layouts are immutable)
+            fs, fd = it.flatten_to_tuple(shape), it.flatten_to_tuple(stride)
+            ints = all(type(d) is int for d in fd)
+            self._flat = (fs, fd, ints)
+        if not ints:  # basis strides: CuTe's crd2idx sums from the last mode down, and there the order matters
+            return it.crd2idx(idx, shape, stride)
+        total = 0
         last = len(fs) - 1
-        digits = []
         for i in range(last):
             idx, r = divmod(idx, fs[i])
-            digits.append(r)
-        # summed from the last mode down, as CuTe's crd2idx folds (it matters for basis strides only)
-        total = idx * fd[last]
-        for i in range(last - 1, -1, -1):
-            total = digits[i] * fd[i] + total
-        return total
+            total += r * fd[i]
+        return total + idx * fd[last]
 
     # --- CuTe member functions -----------------------------------------------
     @traced("with_shape")
