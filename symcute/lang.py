@@ -11,7 +11,7 @@ import importlib
 from .core import expr_core  # noqa: F401  (registers the layout algebra)
 from .core.expr import Expr, evaluate as _evaluate, functions, parse_expr_text
 
-for _layer in ("symcute.atoms.expr_atoms", "symcute.symbolic.expr_symbolic"):
+for _layer in ("symcute.atoms.expr_atoms", "symcute.symbolic.expr_symbolic", "symcute.report.pictures"):
     try:
         importlib.import_module(_layer)
     except ModuleNotFoundError as e:
