@@ -2,14 +2,17 @@
 
 ``markdown(derivation, lang="en")`` renders the report of a recipe
 (``trace.recipes``: ``retile-d``, ``tv``, ``expr``, ``catalog``); a derivation
-recorded by hand is rendered step by step.  The output is deterministic: the
+recorded by hand is rendered step by step.  ``print_latex``, ``print_latex_tv`` and
+``print_svg`` are CuTe's pictures of layouts, TiledMMAs and TiledCopies.  The output is deterministic: the
 same derivation gives the same bytes (no dates, no machine details), and a
 derivation read back with ``Derivation.from_json`` gives the same document.
 """
 
 from __future__ import annotations
 
-__all__ = ["markdown"]
+from .pictures import print_latex, print_latex_tv, print_svg  # CuTe's pictures, byte for byte
+
+__all__ = ["markdown", "print_latex", "print_latex_tv", "print_svg"]
 
 
 def markdown(derivation, lang: str = "en") -> str:

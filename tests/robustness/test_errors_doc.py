@@ -163,6 +163,8 @@ TRIGGERS = {
     "atom name nesting": lambda: _raises(ParseError, r"template arguments nested too deeply", symcute.mma_atom,
                                          "A<" * 21 + "B" + ">" * 21),
     "derivation enumeration": _derivation_enumeration,
+    "picture cells": lambda: _raises(LimitError, r"has more than 65536 cells \(symcute.report.pictures.MAX_CELLS\)",
+                                     lang.evaluate, "print_latex((512,512):(1,512))"),
 }
 
 
