@@ -331,7 +331,7 @@ class Formula:
             n_leaves = len(it.flatten_to_tuple(layout.shape))
             groups = [[] for _ in range(n_leaves)]
             for a in d["axes"]:
-                groups[int(a["leaf"])].append((str(a["name"]), int(a["extent"])))
+                groups[_json_int(a["leaf"])].append((str(a["name"]), _json_int(a["extent"])))
             names = d.get("names")
             labels = None
             if names is not None:
@@ -341,14 +341,21 @@ class Formula:
                     raise SymcuteError("names do not match the layout's modes")
             steps = Table.from_dict(d["steps"]) if d.get("steps") else None
             f = Formula(layout, groups, labels, aliases=d.get("aliases") or {}, steps=steps, op=d.get("op"))
-            stored = [(a["name"], int(a["extent"]), int(a["weight"]), int(a["stride"]), int(a["leaf"]))
-                      for a in d["axes"]]
+            stored = [(a["name"], _json_int(a["extent"]), _json_int(a["weight"]), _json_int(a["stride"]),
+                       _json_int(a["leaf"])) for a in d["axes"]]
         except (KeyError, TypeError, ValueError, IndexError, AttributeError, SymcuteError) as e:
             raise SymcuteError(f"Formula.from_json: malformed formula JSON ({e})") from None
         if stored != [tuple(a) for a in f.axes]:
             raise SymcuteError("Formula.from_json: the sub-axes do not match the layout "
                                f"{layout} (weights or strides differ)")
         return f
+
+
+def _json_int(x) -> int:
+    """An integer of a JSON document: a JSON integer, not a float (``1e4008``, ``1.5``) or a bool."""
+    if type(x) is not int:
+        raise ValueError(f"{x!r} is not an integer")
+    return x
 
 
 def formula(layout, names=None) -> Formula:

@@ -224,7 +224,8 @@ class Derivation:
                 if not isinstance(data.get("arg"), str):
                     raise ValueError(f"edge {u}->{v} lacks its argument name 'arg'")
             for node, data in d.graph.nodes(data=True):
-                if not isinstance(node, str) or not node[1:].isdigit() or data.get("role") not in ("value", "step"):
+                numbered = isinstance(node, str) and node[1:].isascii() and node[1:].isdigit()  # not "n²"
+                if not numbered or data.get("role") not in ("value", "step"):
                     raise ValueError(f"bad node {node!r}")
                 if data["role"] == "value":
                     data["obj"] = from_description(str(data.get("kind", "")), str(data.get("text", "")))

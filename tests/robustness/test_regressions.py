@@ -1,5 +1,7 @@
 """Reproducers found by fuzzing, one per bug, each fixed at its source (the commit names the reproducer)."""
 
+import json
+
 import pytest
 
 from symcute import lang
@@ -153,3 +155,33 @@ def test_a_stride_past_int64_in_a_prover_enumeration():
     assert kind == "value" and p.verdict == "refuted"
     kind, p = outcome("regression", lang.evaluate, "is_bijective(1:9223372036854775808,1)")
     assert kind == "value" and p.verdict == "proved"
+
+
+def test_prove_with_a_stride_past_int64_on_the_other_side():
+    # found by the large fuzz run: the equality prover's enumeration overflowed numpy (OverflowError)
+    import symcute as sc
+    from symcute.symbolic import prove
+    kind, p = outcome("regression", prove, sc.Layout.parse("(3,2):(2,1)"),
+                      sc.Layout.parse("(3,1,8,1):(-4,-1,16,9223372036854775813)"))
+    assert kind == "value" and p.verdict == "refuted"
+
+
+@pytest.mark.parametrize("bad", [float("inf"), 4.0, True, "4"])
+def test_formula_json_with_a_number_that_is_not_an_integer(bad):
+    # found by the large fuzz run: int(1e4008) raised OverflowError; int(4.0) was accepted silently
+    import json
+    import symcute as sc
+    from symcute.symbolic.formula import Formula
+    d = json.loads(sc.formula(sc.Layout.parse("(4,8):(8,1)"), names=("m", "k")).to_json())
+    d["axes"][0]["extent" if bad == 4.0 else "stride"] = bad
+    kind, e = outcome("regression", Formula.from_json, json.dumps(d))
+    assert kind == "error" and "malformed formula JSON" in str(e)
+
+
+def test_derivation_json_with_a_node_id_of_unicode_digits():
+    text = json.dumps({"symcute": "derivation", "config": {}, "graph": {
+        "directed": True, "multigraph": False, "graph": {},
+        "nodes": [{"id": "n\u00b2", "role": "value", "kind": "int", "text": "3"}], "edges": []}})
+    from symcute.trace import Derivation
+    kind, e = outcome("regression", Derivation.from_json, text)
+    assert kind == "error" and "bad node" in str(e)
