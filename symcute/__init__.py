@@ -10,6 +10,8 @@ proofs of layout identities.  The public API uses CuTe's names::
 """
 
 from .errors import LayoutError, LimitError, ParseError, SymcuteError
+from . import markup  # noqa: F401  (a leaf module every layer writes Markdown with; loaded here so that
+#                        `from .. import markup` never goes through the lazy __getattr__ below)
 from .core import *  # noqa: F401,F403  (CuTe's names, re-exported)
 
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from .hwcheck_model import Comparison, assemble, compare_trial, predict_d
 from .hwcheck_plan import Case, fingerprint
 from .hwcheck_values import unpack
-from ..markdown import cell, code
+from ..markup import cell, code
 
 AGREE, DISAGREE, ERROR, UNSUPPORTED, NOT_RUN = "agree", "disagree", "error", "unsupported", "not run"
 NO_TENSOR_OP = "none (emulated)"   # the kernel's SASS holds no MMA/IDP instruction: ptxas lowered the PTX to other code

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from .. import markdown as md
-from ..markdown import Raw, code
+from .. import markup as md
+from ..markup import Raw, code
 
 _MARK = {"proved": "✓", "refuted": "✗", "unknown": "?"}
 

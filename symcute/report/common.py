@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 
 from ..trace.rules import CUTLASS_VERSION, rule_for
-from .. import markdown as md
-from ..markdown import Raw, code
+from .. import markup as md
+from ..markup import Raw, code
 
 
 def lin(terms, zeros: bool = True) -> str:

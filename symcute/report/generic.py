@@ -8,9 +8,9 @@ the operation noted, and the checks a recipe proved for it.
 from __future__ import annotations
 
 from ..trace.rules import rule_for
-from .. import markdown as md
+from .. import markup as md
 from .common import axes_table, check, checks_summary, cute, sources
-from ..markdown import block, code
+from ..markup import block, code
 
 _OWN = ("formula", "table", "evaluate")   # recipe steps shown next to the step they explain
 

@@ -8,9 +8,9 @@ derivation's steps; every sentence from the template table of the language.
 
 from __future__ import annotations
 
-from .. import markdown as md
+from .. import markup as md
 from .common import axes_table, check, checks_summary, cute, lin, product_text, sources, span
-from ..markdown import Raw, block, code
+from ..markup import Raw, block, code
 from .templates import snippets
 
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from .. import markdown as md
+from .. import markup as md
 from .common import axes_table, check, checks_summary, cute, sources
-from ..markdown import Raw, block, code
+from ..markup import Raw, block, code
 
 
 def render(view, t) -> str:

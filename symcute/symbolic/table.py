@@ -7,7 +7,7 @@ formulas, CLI output and reports print them the same way.
 
 from __future__ import annotations
 
-from .. import markdown
+from .. import markup as markdown
 
 
 class Table:

@@ -8,7 +8,7 @@ from hypothesis import given, settings, strategies as st
 import symcute as sc
 from symcute.errors import SymcuteError
 from symcute.report import markdown
-from symcute import markdown as md
+from symcute import markup as md
 from symcute.report.templates import Text, en, zh
 from symcute.trace import Derivation
 
