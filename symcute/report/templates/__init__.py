@@ -1,7 +1,7 @@
 """Template tables: every sentence of a report, per language (``en``, ``zh``).
 
 A renderer never writes prose itself: it calls ``Text(lang)(key, **fields)``
-with fields that are already Markdown-safe (built with ``report.md``).
+with fields that are already Markdown-safe (built with ``symcute.markup``).
 """
 
 from __future__ import annotations
