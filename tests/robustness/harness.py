@@ -52,8 +52,14 @@ class Hang(BaseException):
     """Raised by the alarm; a BaseException so that no ``except Exception`` in the code swallows it."""
 
 
+_FIRED: list = []  # the alarms that fired during the current input
+
+
 def _alarm(signum, frame):
-    raise Hang("CPU time" if signum == signal.SIGPROF else "wall-clock time")
+    # remembered as well as raised: an alarm that lands inside a garbage-collector callback is
+    # swallowed by Python ("Exception ignored in ..."), and the input would pass as if in time
+    _FIRED.append("CPU time" if signum == signal.SIGPROF else "wall-clock time")
+    raise Hang(_FIRED[-1])
 
 
 @contextlib.contextmanager
@@ -64,6 +70,7 @@ def time_bound(seconds: float):
     does not depend on how loaded the machine is; the wall-clock bound catches
     anything that would block.
     """
+    _FIRED.clear()
     old = {s: signal.signal(s, _alarm) for s in (signal.SIGPROF, signal.SIGALRM)}
     signal.setitimer(signal.ITIMER_PROF, seconds)
     signal.setitimer(signal.ITIMER_REAL, seconds * WALL_FACTOR)
@@ -83,6 +90,8 @@ def outcome(entry: str, fn, *args, seconds: float | None = None, **kwargs):
     try:
         with time_bound(bound):
             value = fn(*args, **kwargs)
+        if _FIRED:  # the Hang was raised where Python ignores exceptions; the bound was passed all the same
+            raise Hang(_FIRED[0])
     except SymcuteError as e:
         OUTCOMES[entry, type(e).__name__] += 1
         return "error", e

@@ -185,3 +185,15 @@ def test_derivation_json_with_a_node_id_of_unicode_digits():
     from symcute.trace import Derivation
     kind, e = outcome("regression", Derivation.from_json, text)
     assert kind == "error" and "bad node" in str(e)
+
+
+def test_an_alarm_swallowed_by_python_still_fails_the_input():
+    # seen in the large fuzz run: the CPU alarm landed inside a garbage-collector callback, where
+    # Python ignores exceptions, so an input past the bound passed; the harness now remembers alarms
+    from . import harness
+
+    def swallowed():
+        harness._FIRED.append("CPU time")  # what _alarm records before its Hang is ignored
+        return 1
+    with pytest.raises(AssertionError, match="no result within"):
+        outcome("harness self-check", swallowed)
