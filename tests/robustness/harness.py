@@ -90,11 +90,9 @@ def outcome(entry: str, fn, *args, seconds: float | None = None, **kwargs):
     try:
         with time_bound(bound):
             value = fn(*args, **kwargs)
-        if _FIRED:  # the Hang was raised where Python ignores exceptions; the bound was passed all the same
-            raise Hang(_FIRED[0])
+        result = ("value", value)
     except SymcuteError as e:
-        OUTCOMES[entry, type(e).__name__] += 1
-        return "error", e
+        result = ("error", e)
     except KeyboardInterrupt:
         raise
     except Hang as e:
@@ -103,8 +101,12 @@ def outcome(entry: str, fn, *args, seconds: float | None = None, **kwargs):
     except BaseException as e:  # noqa: BLE001  (the point: nothing else may escape)
         where = "".join(traceback.format_exception(type(e), e, e.__traceback__, limit=-4))
         _fail(f"{entry}: {type(e).__name__} (not a SymcuteError) for input {_show(args, kwargs)}:\n{where}")
-    OUTCOMES[entry, "value"] += 1
-    return "value", value
+    if _FIRED:  # the Hang was raised where Python ignores it (a gc callback); the bound was passed all the same
+        _fail(f"{entry}: past {bound} s of {_FIRED[0]} (the alarm was swallowed; the input then gave "
+              f"{result[0]} {_clip(result[1], 120)}) for input {_show(args, kwargs)}")
+    kind, v = result
+    OUTCOMES[entry, "value" if kind == "value" else type(v).__name__] += 1
+    return result
 
 
 def _fail(message: str):

@@ -195,5 +195,11 @@ def test_an_alarm_swallowed_by_python_still_fails_the_input():
     def swallowed():
         harness._FIRED.append("CPU time")  # what _alarm records before its Hang is ignored
         return 1
-    with pytest.raises(AssertionError, match="no result within"):
+    with pytest.raises(AssertionError, match="the alarm was swallowed"):
         outcome("harness self-check", swallowed)
+
+    def swallowed_then_refused():
+        harness._FIRED.append("CPU time")
+        raise LimitError("refused after the bound")  # a SymcuteError after the bound passed is no excuse
+    with pytest.raises(AssertionError, match="the alarm was swallowed"):
+        outcome("harness self-check", swallowed_then_refused)
