@@ -269,10 +269,9 @@ def gen(op: str, rng: random.Random, i: int) -> Case:
         # identity-like layouts: some strides are scaled bases E<k> (CuTe adds an int to a basis coordinate
         # only when it is a static 0, so mixed strides are refused at some indices and not at others)
         from symcute.core.basis import ScaledBasis
-        shape = _flat(L.shape)
         strides = [ScaledBasis(rng.choice([1, 1, 2, 3]), (rng.randrange(3),)) if rng.random() < 0.6 else d
-                   for d in _flat(L.stride)]
-        B = Layout(_refold(L.shape, shape), _refold(L.shape, strides))
+                   for d in leaves(L.stride)]
+        B = Layout(L.shape, like(L.shape, strides))
         idx = rng.randrange(max(B.size(), 1))
         # a static index (symcute's semantics are CuTe's on static values): with a dynamic int index
         # every int term is an int, and CuTe refuses int + ScaledBasis even when the int is 0
@@ -280,19 +279,6 @@ def gen(op: str, rng: random.Random, i: int) -> Case:
     if op == "cosize":
         return _case(op, i, f"cosize({L})", f"cosize({c})", lambda: sc.cosize(L))
     raise ValueError(op)
-
-
-def _flat(t):
-    return [y for x in t for y in _flat(x)] if isinstance(t, tuple) else [t]
-
-
-def _refold(profile, flat):
-    """``flat`` (a list) folded into the nesting of ``profile``."""
-    it_ = iter(flat)
-
-    def fold(p):
-        return tuple(fold(x) for x in p) if isinstance(p, tuple) else next(it_)
-    return fold(profile)
 
 
 def _modes(s):
