@@ -30,15 +30,19 @@ class ScaledBasis:
     def __add__(self, other):
         if other == 0:
             return self
-        if isinstance(other, int) and not isinstance(other, bool):
-            # arithmetic_tuple.hpp: C<t> + ScaledBasis static_asserts t == 0; no overload for a dynamic int
-            raise LayoutError(f"ScaledBasis op+ error!: {self} + {other} (CuTe adds an integer to a basis "
-                              f"stride only when it is a static 0)")
+        if _is_int(other):
+            # arithmetic_tuple.hpp: ScaledBasis + C<u> static_asserts u == 0; no overload for a dynamic int
+            _refuse("ScaledBasis", self, other)
         # arithmetic_tuple.hpp: ScaledBasis + ScaledBasis is as_arithmetic_tuple(t) + as_arithmetic_tuple(u),
         # an ArithmeticTuple even when both have the same mode (E<0>{} + E<0>{} prints (2))
         return ArithmeticTuple.of(self) + other
 
-    __radd__ = __add__
+    def __radd__(self, other):  # other + self, where other is no basis value (those have __add__)
+        if other == 0:
+            return self
+        if _is_int(other):
+            _refuse("ScaledBasis", other, self)  # C<t> + ScaledBasis static_asserts t == 0
+        return NotImplemented
 
     def __str__(self) -> str:
         return str(self.value) + "".join(f"@{m}" for m in reversed(self.modes))
@@ -76,18 +80,31 @@ class ArithmeticTuple:
             other = ArithmeticTuple.of(other)
         if isinstance(other, ArithmeticTuple):
             return ArithmeticTuple(_add(self.items, other.items))
-        if isinstance(other, int) and not isinstance(other, bool):
+        if _is_int(other):
             # arithmetic_tuple.hpp adds only C<0> to an ArithmeticTuple (static_assert) and has no int overload
-            raise LayoutError(f"Arithmetic tuple op+ error!: {self} + {other} (CuTe adds an integer to a "
-                              f"coordinate of basis strides only when it is a static 0)")
+            _refuse("Arithmetic tuple", self, other)
         return NotImplemented
 
-    __radd__ = __add__
+    def __radd__(self, other):  # other + self, where other is no basis value
+        if other == 0:
+            return self
+        if _is_int(other):
+            _refuse("Arithmetic tuple", other, self)
+        return NotImplemented
 
     def __str__(self) -> str:
         def fmt(t):
             return "(" + ",".join(fmt(x) for x in t) + ")" if isinstance(t, tuple) else str(t)
         return fmt(self.items)
+
+
+def _is_int(x) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _refuse(kind: str, left, right):
+    raise LayoutError(f"{kind} op+ error!: {left} + {right} (CuTe adds an integer to a coordinate of basis "
+                      f"strides only when it is a static 0)")
 
 
 def _embed(v, modes):
