@@ -96,7 +96,6 @@ def downcast(layout: Layout, n: int) -> Layout:
     return Layout._make(shape, stride)
 
 
-@traced("recast_layout")
 def recast_ratio(old_type, new_type) -> tuple[int, int]:
     """bits(new)/bits(old) reduced to (num, den), as CuTe's ``recast_layout`` computes its ``scale``."""
     new_bits, old_bits = sizeof_bits(new_type), sizeof_bits(old_type)
@@ -104,6 +103,7 @@ def recast_ratio(old_type, new_type) -> tuple[int, int]:
     return new_bits // g, old_bits // g
 
 
+@traced("recast_layout")
 def recast_layout(layout: Layout, old_type, new_type) -> Layout:
     """CuTe's ``recast_layout<OldType, NewType>``: the same bytes seen as ``new_type`` elements.
 

@@ -86,3 +86,15 @@ def test_rules_cite_cute_sources():
     r = rule_for("right_inverse")
     assert r.source == "cute/layout.hpp" and "prefix product" in r.statement
     assert "4.2" in r.citation()
+
+
+def test_every_core_operation_with_a_rule_records_under_it():
+    # a decorator that slid onto a neighbouring helper once left recast_layout unrecorded
+    import symcute.core as core
+    from symcute.trace.rules import RULES
+    for name in core.__all__:
+        if name in RULES:
+            assert getattr(getattr(core, name), "rule", None) == name, name
+    with Derivation("recast") as d:
+        sc.recast_layout(sc.Layout.parse("(4,8):(8,1)"), "uint16_t", "uint32_t")
+    assert [s.rule for s in d.steps(top_level_only=True)] == ["recast_layout"]
