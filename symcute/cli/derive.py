@@ -114,13 +114,10 @@ def derivation_for(args):
 def run(args) -> int:
     if args.regenerate_proofs:
         from ..report.regenerate import regenerate
-        from ..errors import SymcuteError
-        try:
+        from .files import writing
+        with writing(f"cannot write into {args.regenerate_proofs}"):
             for path in regenerate(args.regenerate_proofs):
                 print(path)
-        except (OSError, ValueError) as e:
-            why = getattr(e, "strerror", None) or e
-            raise SymcuteError(f"cannot write into {args.regenerate_proofs}: {why}") from None
         return 0
     d = derivation_for(args)
     if args.format == "json":
@@ -129,12 +126,9 @@ def run(args) -> int:
         from ..report import markdown
         text = markdown(d, args.lang)
     if args.output:
-        from ..errors import SymcuteError
-        try:
-            with open(args.output, "w", encoding="utf-8", newline="\n") as fh:
-                fh.write(text)
-        except (OSError, ValueError) as e:  # ValueError: a NUL in the path (possible in-process)
-            raise SymcuteError(f"cannot write {args.output}: {getattr(e, 'strerror', None) or e}") from None
+        from .files import writing
+        with writing(f"cannot write {args.output}"), open(args.output, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
     else:
         out = getattr(sys.stdout, "buffer", None)
         if out is None:      # a text-only stream (some embedders)

@@ -113,11 +113,9 @@ def run_cmd(args) -> int:
         reports = [api.read_results(r, args.manifest) for r in args.results]
         if args.evidence_out:
             from ..atoms.hwcheck_evidence import evidence_from_reports, write_evidence
-            try:
+            from .files import writing
+            with writing(f"hwcheck: cannot write {args.evidence_out}"):
                 write_evidence(evidence_from_reports(reports), args.evidence_out)
-            except (OSError, ValueError) as e:  # ValueError: a NUL in the path
-                why = getattr(e, "strerror", None) or e
-                raise SymcuteError(f"hwcheck: cannot write {args.evidence_out}: {why}") from None
         for report in reports:
             _print(report, args.format)
         return 0 if all(r.ok for r in reports) else 1
@@ -131,10 +129,9 @@ def run_cmd(args) -> int:
     plan = api.plan(args.atom, filter=args.filter, all=args.all, gmma=args.gmma, user=user_atoms(args),
                     arch=args.arch, **kw)
     if args.emit:
-        try:
+        from .files import writing
+        with writing(f"hwcheck: cannot write into {args.emit}"):
             paths = plan.emit(args.emit, copy_headers=args.copy_headers, build=args.build)
-        except (OSError, ValueError) as e:  # ValueError: a NUL in the path
-            raise SymcuteError(f"hwcheck: cannot write into {args.emit}: {getattr(e, 'strerror', None) or e}") from None
         for name, reason in plan.skipped:
             print(f"skipped {name}: {reason}", file=sys.stderr)
         print(f"wrote {len(plan.cases)} cases to {args.emit}: " + ", ".join(p.name for p in paths.values()))
