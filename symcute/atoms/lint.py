@@ -24,7 +24,7 @@ from functools import lru_cache
 
 from ..core import Layout
 from ..core import int_tuple as it
-from ..errors import LayoutError
+from ..errors import LayoutError, LimitError
 from .mma_atom import MMAAtom
 
 _AXES = {"A": ("m", "k"), "B": ("n", "k"), "C": ("m", "n")}
@@ -86,12 +86,10 @@ def _offsets(shape: tuple, stride: tuple):
     for s in shape:
         total *= s
     if total > MAX_ELEMENTS:
-        from ..errors import LimitError
         raise LimitError(f"lint: a layout of {total} elements exceeds the limit of {MAX_ELEMENTS}")
     if any(s < 0 for s in shape):
         raise LayoutError(f"lint: layout {_fmt(shape)}:{_fmt(stride)} has a negative extent")
     if sum((s - 1) * abs(d) for s, d in zip(shape, stride)) >= 1 << 63:  # numpy's int64 would wrap silently
-        from ..errors import LimitError
         raise LimitError(f"lint: the offsets of {_fmt(shape)}:{_fmt(stride)} do not fit in 64-bit integers")
     idx = np.arange(total, dtype=np.int64)
     out = np.zeros(total, dtype=np.int64)
@@ -127,7 +125,6 @@ def _analyse(layout: Layout, total: int) -> _Analysis:
         if d == 0:
             broadcast *= s
     if total > MAX_ELEMENTS:  # counts below has one entry per tile element
-        from ..errors import LimitError
         raise LimitError(f"lint: a tile of {total} elements exceeds the limit of {MAX_ELEMENTS}")
     off = _offsets(bshape, stride)
     bad = np.nonzero((off < 0) | (off >= total))[0]

@@ -13,6 +13,7 @@ from typing import Any
 from ..errors import LayoutError, LimitError
 from . import int_tuple as it
 from .basis import ScaledBasis
+from .swizzle import Swizzle
 from ..trace.hook import traced
 
 IntTuple = Any
@@ -238,7 +239,7 @@ def _has_underscore(c) -> bool:
 
 def make_layout(*args) -> Layout:
     """CuTe's ``make_layout``: ``(shape)``, ``(shape, stride)``, or concatenation of layouts."""
-    if len(args) == 1 and type(args[0]).__name__ == "Swizzle":
+    if len(args) == 1 and isinstance(args[0], Swizzle):
         from .swizzle_layout import make_layout_swizzle
         return make_layout_swizzle(args[0])
     if args and all(type(a) is Layout for a in args):

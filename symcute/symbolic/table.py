@@ -7,7 +7,7 @@ formulas, CLI output and reports print them the same way.
 
 from __future__ import annotations
 
-from .. import markup as markdown
+from .. import markup
 
 
 class Table:
@@ -59,8 +59,8 @@ class Table:
         """GitHub-flavoured Markdown; names in the header and cells are escaped (a name is never markup)."""
         lines = []
         if self.title:
-            lines += [f"**{markdown.esc(self.title)}**", ""]
-        lines.append(markdown.table(self.header, self.rows))
+            lines += [f"**{markup.esc(self.title)}**", ""]
+        lines.append(markup.table(self.header, self.rows))
         return "\n".join(lines)
 
     def to_dict(self) -> dict:
