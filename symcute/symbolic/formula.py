@@ -439,7 +439,7 @@ def _listify(x):
 def _numpy():
     try:
         import numpy
-    except ModuleNotFoundError:  # pragma: no cover - numpy ships with the test extras
+    except ModuleNotFoundError:  # pragma: no cover - numpy is a runtime dependency (pyproject.toml); a broken environment still gets one line
         raise SymcuteError("lambdify and exhaustive checks need numpy (pip install numpy)") from None
     return numpy
 
