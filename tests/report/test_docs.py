@@ -1,7 +1,6 @@
 """docs/tutorial.md and docs/cli.md work as written: every ``console`` command runs with the output shown,
 and the tutorial's Python blocks run in order."""
 
-import re
 import shlex
 from pathlib import Path
 
@@ -9,31 +8,12 @@ import pytest
 
 from symcute.cli import main
 
+from ..examples import blocks, console_cases
+
 DOCS = Path(__file__).resolve().parents[2] / "docs"
-FENCE = re.compile(r"^```(\w*)\n(.*?)^```", re.S | re.M)
 
 
-def blocks(name: str, lang: str) -> list:
-    return [body for kind, body in FENCE.findall((DOCS / name).read_text(encoding="utf-8")) if kind == lang]
-
-
-def console_cases(name: str) -> list:
-    cases = []
-    for body in blocks(name, "console"):
-        cmd, expected = None, []
-        for line in body.splitlines():
-            if line.startswith("$ "):
-                if cmd is not None:
-                    cases.append((cmd, expected))
-                cmd, expected = line[2:], []
-            else:
-                expected.append(line)
-        if cmd is not None:
-            cases.append((cmd, expected))
-    return cases
-
-
-CASES = [(doc, cmd, exp) for doc in ("tutorial.md", "cli.md") for cmd, exp in console_cases(doc)]
+CASES = [(doc, cmd, exp) for doc in ("tutorial.md", "cli.md") for cmd, exp in console_cases(f"docs/{doc}")]
 
 
 @pytest.mark.parametrize("doc, cmd, expected", CASES, ids=[f"{d}:{c[:60]}" for d, c, _ in CASES])
@@ -61,7 +41,7 @@ def test_console_examples(doc, cmd, expected, capsysbinary, tmp_path, monkeypatc
 def test_tutorial_python_blocks_run_in_order(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
     namespace = {}
-    code = blocks("tutorial.md", "python")
+    code = blocks("docs/tutorial.md", "python")
     assert len(code) >= 3
     for body in code:
         exec(compile(body, "docs/tutorial.md", "exec"), namespace)  # noqa: S102  (our own documentation)
