@@ -325,6 +325,28 @@ def _sum_right(terms: list):
     return total
 
 
+def idx2crd_strided(idx: int, shape: IntTuple, stride: IntTuple) -> IntTuple:
+    """CuTe's ``idx2crd(idx, shape, stride)``: each mode's coordinate is ``(idx / d) % s`` (C++ division).
+
+    A mode of extent 1 gives 0 without dividing (CuTe skips the stride-0 division there); a
+    stride 0 under a larger extent is C++'s division by zero, refused here.
+    @post for a compact column-major layout this is ``idx2crd(idx, shape)``
+    """
+    if is_tuple(shape):
+        if not is_tuple(stride):  # CuTe: "int" tuple "int" uses the compact strides from that stride
+            stride = compact_col_major(shape, stride)
+        if len(shape) != len(stride):
+            raise LayoutError(f"idx2crd({idx}, {shape}, {stride}): mismatched ranks")
+        return tuple(idx2crd_strided(idx, s, d) for s, d in zip(shape, stride))
+    if shape == 1:
+        return 0
+    if type(stride) is not int:
+        raise LayoutError(f"idx2crd({idx}, {shape}, {stride}): stride {stride} is not an integer")
+    if stride == 0:
+        raise LayoutError(f"idx2crd({idx}, {shape}, {stride}): stride 0 under extent {shape} divides by zero")
+    return cmod(cdiv(idx, stride), shape)
+
+
 def idx2crd(idx: int, shape: IntTuple) -> IntTuple:
     """Colexicographic coordinate of ``idx`` in ``shape`` (the last mode is not reduced)."""
     if is_tuple(shape):

@@ -213,7 +213,28 @@ class Layout:
         return tiled_divide(self, tilers[0] if len(tilers) == 1 else tuple(tilers))
 
     def get_hier_coord(self, idx: int) -> IntTuple:
-        return it.idx2crd(idx, self._shape)
+        """CuTe's ``Layout::get_hier_coord``: ``idx2crd(idx, shape(), stride())``.
+
+        The coordinate is read off the *strides* (``(idx / d) % s`` per mode), not the
+        colexicographic split of ``idx``: ``Layout((2,4),(64,6)).get_hier_coord(1) == (0, 0)``.
+        @post for a compact layout, ``self(result) == idx`` for ``idx < size``
+        """
+        return it.idx2crd_strided(idx, self._shape, self._stride)
+
+    def get_flat_coord(self, idx: int) -> IntTuple:
+        """CuTe's ``Layout::get_flat_coord``: ``crd2crd(get_hier_coord(idx), shape(), repeat<rank>(1))``.
+
+        For rank 1, ``repeat<1>(1)`` is the integer 1, so the result is an integer, not a 1-tuple.
+        """
+        h = self.get_hier_coord(idx)
+        if self.rank == 1:
+            return it.crd2idx(h, self._shape, it.compact_col_major(self._shape))
+        return tuple(it.crd2idx(c, s, it.compact_col_major(s)) if isinstance(s, tuple) else c
+                     for c, s in zip(it.wrap(h), it.wrap(self._shape)))
+
+    def get_1d_coord(self, idx: int) -> int:
+        """CuTe's ``Layout::get_1d_coord``: ``crd2idx(get_hier_coord(idx), shape())``."""
+        return it.crd2idx(self.get_hier_coord(idx), self._shape, it.compact_col_major(self._shape))
 
     # --- identity ------------------------------------------------------------
     def __eq__(self, other) -> bool:
@@ -264,8 +285,16 @@ def make_ordered_layout(shape: IntTuple, order: IntTuple) -> Layout:
 
 
 def make_layout_like(layout: Layout) -> Layout:
-    """Compact layout with ``layout``'s shape and stride order; stride-0 modes stay 0."""
+    """Compact layout with ``layout``'s shape and stride order; stride-0 modes stay 0.
+
+    @pre every stride is an integer: CuTe orders the modes by ``stride < stride``, which does
+    not compile for basis strides (``no match for 'operator<'``), so those are a LayoutError.
+    """
     shape, stride = layout.shape, layout.stride
+    bad = next((d for d in it.flatten_to_tuple(stride) if type(d) is not int), None)
+    if bad is not None:
+        raise LayoutError(f"make_layout_like({layout}): stride {bad} is not an integer, and CuTe orders the "
+                          f"modes by comparing strides (no operator< for a basis stride)")
     filtered = _filter_zeros_tuple(stride, shape)
     return Layout(shape, it.compact_order(filtered, stride))
 
@@ -350,6 +379,13 @@ def flatten(x):
 def append(layout: Layout, x: Layout | None = None, n: int | None = None) -> Layout:
     """CuTe's ``append`` (``append<N>`` pads with ``x``, default ``1:0``, up to rank ``n``)."""
     if _is_composed(layout):
+        if n is None:
+            # CuTe has only append<N> for composed layouts: the plain call is the tuple overload,
+            # which wraps a non-tuple into the pair make_tuple(a, x)
+            if x is None:
+                raise LayoutError(f"append({layout}): a composed layout is appended to only as append<N> "
+                                  f"or with an element (the tuple overload append(a, x))")
+            return (layout, x)
         return _composed_op("append")(layout, x, n)
     x = x if x is not None else Layout(1, 0)
     return Layout._make(_append(layout.shape, x.shape, n), _append(layout.stride, x.stride, n))

@@ -254,21 +254,38 @@ class Formula:
         """
         import sympy
         qs = sympy.Symbol(q, integer=True, nonnegative=True)
-        return sympy.Add(*[a.stride * self._index_term(a, qs) for a in self.axes])
+        return sympy.Add(*[stride * self._index_term(w, e, qs) for stride, w, e in self._index_digits()])
 
     def index_text(self, q: str = "q") -> str:
         """``index_form`` as text in sub-axis order (``64*Mod(q, 4) + Mod(floor(q/4), 8) + ...``)."""
         import sympy
         qs = sympy.Symbol(q, integer=True, nonnegative=True)
-        return linear_text([(a.stride, str(self._index_term(a, qs))) for a in self.axes if a.stride != 0],
-                           parenthesize=False)
+        return linear_text([(stride, str(self._index_term(w, e, qs))) for stride, w, e in self._index_digits()
+                            if stride != 0], parenthesize=False)
 
-    def _index_term(self, a: SubAxis, qs):
+    def _index_digits(self) -> list:
+        """``(stride, weight, extent)`` per digit of the index form; ``extent`` None for the digit that
+        takes the overflow past ``size`` (CuTe's last mode is not reduced).
+
+        When the last mode has extent 1 it has no sub-axis, but its stride still multiplies the
+        overflow ``floor(q / size)``: that digit is added here (it is 0 on ``[0, size)``).
+        """
+        last = len(self._leaf_labels) - 1
+        out = []
+        for a in self.axes:
+            top = a.leaf == last and a is self.axes[-1]
+            out.append((a.stride, a.weight, None if top else a.extent))
+        if not (self.axes and self.axes[-1].leaf == last):
+            last_stride = it.flatten_to_tuple(self.layout.stride)[-1]
+            if last_stride != 0:
+                out.append((last_stride, self.layout.size(), None))
+        return out
+
+    @staticmethod
+    def _index_term(weight: int, extent, qs):
         import sympy
-        digit = qs if a.weight == 1 else sympy.floor(qs / a.weight)
-        if a.leaf == len(self._leaf_labels) - 1 and a is self.axes[-1]:
-            return digit
-        return sympy.Mod(digit, a.extent)
+        digit = qs if weight == 1 else sympy.floor(qs / weight)
+        return digit if extent is None else sympy.Mod(digit, extent)
 
     def lambdify(self, index: bool = False):
         """A numpy function: of the sub-axis values (in order, arrays broadcast), or with
@@ -280,17 +297,16 @@ class Formula:
         np = _numpy()
         big = _needs_object(self)
         if index:
-            axes = self.axes
-            last = len(self._leaf_labels) - 1
+            digits = self._index_digits()
 
             def by_index(q):
                 q = np.asarray(q, dtype=object if big or _big_array(np, q) else np.int64)
                 total = np.zeros(q.shape, dtype=q.dtype)
-                for a in axes:
-                    d = q // a.weight
-                    if not (a.leaf == last and a is axes[-1]):
-                        d = d % a.extent
-                    total = total + a.stride * d
+                for stride, weight, extent in digits:
+                    d = q // weight
+                    if extent is not None:
+                        d = d % extent
+                    total = total + stride * d
                 return total
             return by_index
         import sympy

@@ -33,6 +33,10 @@ from .linear import Compose, NotLinear, as_term, coalesce_digits, common_rows, e
 from .proof import Certificate, Proof
 from .table import Table
 
+# Domains up to this size re-check a decided refutation by enumeration (cheap; larger ones rely on the
+# argument alone, which is exact: enumeration is a cross-check, never the decision).
+CROSS_CHECK_LIMIT = 1 << 12
+
 
 # --- equality ---------------------------------------------------------------------
 
@@ -284,7 +288,7 @@ def _collision(L, statement, x, y, why, digits, cert=None) -> Proof:
         raise AssertionError(f"collision {x}, {y} is not one ({vx} vs {vy})")
     x, y = min(x, y), max(x, y)
     ce = {"indices": (x, y), "value": vx}
-    cx, cy = _coordinate(L, x), _coordinate(L, y)
+    cx, cy = _coordinate(_innermost(L), x), _coordinate(_innermost(L), y)
     if cx is not None:
         ce["coordinates"] = (cx, cy)
     return Proof(statement, "refuted", "chain", cert, ce, reason=why)
@@ -350,7 +354,8 @@ def _confirm_missing(L, size, y, digits, limit) -> None:
     for d in digits:
         if evaluate(L, d.weight) != d.coef:
             raise AssertionError(f"surjectivity: coefficient of {d.name} does not match core evaluation")
-    if size <= exhaustive_limit(limit):
+    # the chain argument has decided (non-negative coefficients): enumerate only as a cheap cross-check
+    if size <= min(exhaustive_limit(limit), CROSS_CHECK_LIMIT):
         v = exhaustive.values(L, size, limit)
         if (v == y).any():
             raise AssertionError(f"surjectivity: value {y} is hit after all")

@@ -106,3 +106,43 @@ def test_identity_layout_and_basis_composition():
 def test_shape_alone_and_int_tuples():
     assert parse_int_tuple("((2,2),4)") == ((2, 2), 4)
     assert parse_int_tuple("_32") == 32
+
+
+# --- coordinates from an index, as CuTe's Layout member functions compute them --------------
+
+def test_get_hier_coord_reads_the_strides_not_the_colexicographic_split():
+    L = Layout((2, 4), (64, 6))  # CuTe: idx2crd(idx, shape, stride), (idx / d) % s per mode
+    assert L.get_hier_coord(1) == (0, 0)
+    assert L.get_hier_coord(70) == (1, 3)
+    assert L.get_flat_coord(70) == (1, 3)
+    assert L.get_1d_coord(70) == 1 + 2 * 3
+
+
+def test_get_hier_coord_of_a_compact_layout_inverts_it():
+    L = Layout(((2, 3), 4))
+    for i in range(L.size()):
+        assert L(L.get_hier_coord(i)) == i
+
+
+def test_get_flat_coord_of_rank_one_is_an_integer():
+    assert Layout((8,), (1,)).get_flat_coord(10) == 2
+
+
+def test_get_hier_coord_refuses_a_stride_zero_division():
+    with pytest.raises(LayoutError, match="divides by zero"):
+        Layout((2, 4), (0, 1)).get_hier_coord(3)
+    assert Layout((1, 4), (0, 1)).get_hier_coord(3) == (0, 3)  # extent 1: CuTe skips the division
+
+
+def test_make_layout_like_refuses_basis_strides_as_cute_does():
+    with pytest.raises(LayoutError, match="not an integer"):
+        make_layout_like(parse_layout("(2,4):(1@0,1@1)"))
+
+
+def test_plain_append_to_a_composed_layout_is_the_tuple_pair():
+    c = parse_layout("Sw<2,4,3> o 0 o (8,32):(32,1)")
+    pair = append(c, Layout(2, 1))  # CuTe has only append<N> for composed layouts
+    assert isinstance(pair, tuple) and pair == (c, Layout(2, 1))
+    assert str(append(c, Layout(1, 0), 3)) == "Sw<2,4,3> o 0 o (8,32,1):(32,1,0)"
+    with pytest.raises(LayoutError, match="append<N>"):
+        append(c)

@@ -276,6 +276,18 @@ def gen(op: str, rng: random.Random, i: int) -> Case:
         # a static index (symcute's semantics are CuTe's on static values): with a dynamic int index
         # every int term is an int, and CuTe refuses int + ScaledBasis even when the int is 0
         return _case(op, i, f"{B}({idx})", f"{cpp_value(str(B))}(cute::Int<{idx}>{{}})", lambda: B(idx))
+    if op in ("get_hier_coord", "get_flat_coord", "get_1d_coord"):
+        # no stride 0 under an extent > 1: that is C++'s division by zero (a crash, tested by hand)
+        L = Layout(L.shape, like(L.shape, [d if d else 1 for d in leaves(L.stride)]))
+        idx = rng.randrange(max(L.cosize() * 2, 1))
+        return _case(op, i, f"{L}.{op}({idx})", f"{cpp_value(str(L))}.{op}(int({idx}))",
+                     lambda: getattr(L, op)(idx))
+    if op == "make_layout_like_basis":
+        from symcute.core.basis import ScaledBasis
+        strides = [ScaledBasis(1, (rng.randrange(2),)) if rng.random() < 0.5 else d for d in leaves(L.stride)]
+        B = Layout(L.shape, like(L.shape, strides))
+        return _case(op, i, f"make_layout_like({B})", f"make_layout_like({cpp_value(str(B))})",
+                     lambda: sc.make_layout_like(B))
     if op == "cosize":
         return _case(op, i, f"cosize({L})", f"cosize({c})", lambda: sc.cosize(L))
     raise ValueError(op)
@@ -304,6 +316,7 @@ OPS = [
     "flat_divide", "logical_product", "zipped_product", "tiled_product", "flat_product", "blocked_product",
     "raked_product", "tile_to_shape", "max_common_layout", "max_common_vector", "nullspace",
     "make_ordered_layout", "make_layout_like", "evaluate", "evaluate_basis", "cosize",
+    "get_hier_coord", "get_flat_coord", "get_1d_coord", "make_layout_like_basis",
 ]
 
 

@@ -47,7 +47,7 @@ UNIT_CASES = Path(__file__).resolve().parent.parent / "data" / "cute_unit_cases.
 CI_CASES = {
     "swizzle": 300, "make_swizzle": 300, "eval": 300, "right_inverse": 100, "left_inverse": 100,
     "upcast": 100, "downcast": 100, "composition": 120, "recast_layout": 80, "max_common_vector": 80,
-    "max_common_layout": 40, "slice": 40, "logical_product(L,Sw)": 30, "domain": 60,
+    "max_common_layout": 40, "slice": 40, "logical_product(L,Sw)": 30, "domain": 60, "append": 40,
 }
 OPS = list(CI_CASES)
 
@@ -302,6 +302,15 @@ def gen_eval(rng, add):
         add(f"({c})({text(coord)})", f"{V(c)}({V(coord)})", lambda: c(coord))
 
 
+def gen_append(rng, add):
+    """Plain ``append(composed, x)``: CuTe has only ``append<N>`` for composed layouts, so this is the
+    tuple overload's pair ``make_tuple(a, x)``."""
+    from symcute.core.layout import append
+    c = rand_composed(rng)
+    x = Layout(rng.choice((1, 2, 4)), rng.choice((0, 1, 8)))
+    add(f"append({c}, {x})", f"cute::append({V(c)}, {V(str(x))})", lambda: append(c, x))
+
+
 def _gen_cast(op, fn):
     def gen(rng, add):
         x = rand_composed(rng, general=0.15) if rng.random() < 0.85 else rand_swizzle(rng)
@@ -446,6 +455,7 @@ GENERATORS = {
     "max_common_vector": _gen_common("max_common_vector", SL.max_common_vector_composed),
     "logical_product(L,Sw)": gen_product_swizzled_tiler,
     "domain": gen_domain,
+    "append": gen_append,
 }
 assert set(GENERATORS) == set(OPS)
 

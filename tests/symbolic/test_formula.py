@@ -116,3 +116,14 @@ def test_large_values_exact():
     q = np.array([(1 << 62) + 12345], dtype=object)
     assert int(f.lambdify(index=True)(q)[0]) == L((1 << 62) + 12345)
     assert f.table().row("weight")[1:] == (1, 1 << 31, 1 << 62)
+
+
+@pytest.mark.parametrize("text", ["(4,1):(1,5)", "(2,(3,1)):(1,(2,7))", "1:3", "(2,1):(1,0)"])
+def test_index_form_past_size_when_the_last_mode_has_extent_one(text):
+    import sympy
+    L = Layout.parse(text)
+    f = sym.formula(L)
+    q = sympy.Symbol("q", integer=True, nonnegative=True)
+    fn = f.lambdify(index=True)
+    for i in range(3 * L.size() + 2):
+        assert int(f.index_form().subs(q, i)) == L(i) == int(fn(i))

@@ -144,3 +144,16 @@ def test_certificate_and_json():
     assert "ok" in str(p) and "DIFFERS" not in str(p)
     import json
     json.loads(p.to_json())
+
+
+def test_refuted_injectivity_of_a_compose_term_gives_the_collision():
+    p = sym.is_injective(sym.Compose(Layout(4, 1), Layout(2, 0)))
+    assert p.refuted and p.counterexample["indices"] == (0, 1)
+
+
+def test_surjectivity_refutation_by_the_chain_needs_no_enumeration(monkeypatch):
+    def no_enumeration(*a, **k):
+        raise AssertionError("enumerated after the chain argument decided")
+    monkeypatch.setattr(exhaustive, "values", no_enumeration)
+    p = sym.is_surjective(Layout((2, 1 << 23), (1, 4)), 8)
+    assert p.refuted and p.method == "chain" and p.counterexample == {"missing value": 2}
