@@ -10,6 +10,8 @@ Every entry point checks the domain against the configured limit first.
 from __future__ import annotations
 
 from ..core import int_tuple as it
+from ..core.composed import ComposedLayout, UInt32
+from ..core.swizzle import Swizzle
 from .formula import Formula, _numpy
 from ..errors import LimitError
 from .limits import check_enumerable
@@ -40,6 +42,12 @@ def apply(term, q):
     """``term`` applied elementwise to the integer array ``q``."""
     if isinstance(term, Compose):
         return apply(term.outer, apply(term.inner, q))
+    if isinstance(term, Swizzle):  # Swizzle::apply, as core evaluates it
+        y = q & term.yyy_msk
+        return q ^ (y >> term.shift if term.shift >= 0 else y << -term.shift)
+    if isinstance(term, ComposedLayout):  # A(O + B(c)); an unsigned offset wraps as uint32_t
+        v = apply(term.inner, q) + int(term.offset)
+        return apply(term.outer, v & 0xFFFFFFFF if isinstance(term.offset, UInt32) else v)
     np = _numpy()
     layout = term.layout if isinstance(term, Formula) else term
     shape = it.flatten_to_tuple(layout.shape)

@@ -19,7 +19,9 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from ..core import int_tuple as it
+from ..core.composed import ComposedLayout
 from ..core.layout import Layout
+from ..core.swizzle import Swizzle
 from ..errors import SymcuteError
 from .digits import carries, land, refine
 from .formula import Formula, formula
@@ -54,9 +56,14 @@ class Compose:
 
 
 def as_term(x):
-    if isinstance(x, (Layout, Formula, Compose)):
+    if isinstance(x, (Layout, Formula, Compose, ComposedLayout, Swizzle)):
         return x
     raise SymcuteError(f"{x!r} is not a layout, a formula or a Compose")
+
+
+def layout_of(term):
+    """The core value a term evaluates (a Formula's layout; a layout, swizzle or composed layout itself)."""
+    return term.layout if isinstance(term, Formula) else term
 
 
 def size_of(term) -> int:
@@ -69,8 +76,7 @@ def evaluate(term, x: int) -> int:
     """CuTe's value of the term at integer ``x`` (core evaluation, no shortcut)."""
     if isinstance(term, Compose):
         return term(x)
-    layout = term.layout if isinstance(term, Formula) else term
-    return layout(x)
+    return layout_of(term)(x)
 
 
 def term_text(term) -> str:
@@ -101,6 +107,8 @@ def linearize(term, n: int) -> list[Digit]:
 def _formula_of(layout) -> Formula:
     if isinstance(layout, Formula):
         return layout
+    if isinstance(layout, (ComposedLayout, Swizzle)):
+        raise NotLinear(f"{layout} is swizzled: an XOR of bit-fields, not a linear form over digits")
     try:
         return formula(layout)
     except SymcuteError as e:  # e.g. a negative extent (CuTe's left_inverse can produce one)
@@ -145,6 +153,8 @@ def _axis(name, extent, weight, stride, leaf):
 
 
 def _through(outer, inner: list[Digit]) -> list[Digit]:
+    if isinstance(outer, (ComposedLayout, Swizzle)):
+        _formula_of(outer)  # raises NotLinear: the F2 back-end decides swizzled terms
     f = _formula_of(outer) if isinstance(outer, (Formula, Layout)) else None
     if f is None:  # nested Compose as the outer function: linearize it as a function on its own domain
         return _through_compose(outer, inner)

@@ -1,7 +1,7 @@
 """Proof and Certificate: the prover's answers, readable and checkable.
 
 A :class:`Proof` states the claim, its verdict (``"proved"``, ``"refuted"``,
-``"unknown"``), the method (``"refinement"``, ``"chain"``, ``"exhaustive"``),
+``"unknown"``), the method (``"refinement"``, ``"chain"``, ``"gf2"``, ``"exhaustive"``),
 a :class:`Certificate` a reader can check by hand, and, when refuted, a
 concrete counterexample that was re-evaluated with ``symcute.core`` before it
 was returned.

@@ -23,9 +23,11 @@ re-evaluated with ``symcute.core`` before it is returned.
 from __future__ import annotations
 
 from ..core import int_tuple as it
+from ..core.composed import ComposedLayout
 from ..core.layout import Layout
+from ..core.swizzle import Swizzle
 from ..errors import SymcuteError
-from . import exhaustive
+from . import exhaustive, prover_f2
 from .formula import Formula, formula
 from .limits import HOW_TO_CHANGE, exhaustive_limit, _pow2
 from .linear import Compose, NotLinear, as_term, coalesce_digits, common_rows, evaluate, linearize, size_of, \
@@ -66,6 +68,11 @@ def prove(lhs, rhs, domain: int | None = None, limit: int | None = None, labels=
     return _prove_equal(lhs, rhs, n, statement, limit, (la, lb))
 
 
+def _unless_f2(proof, fallback) -> Proof:
+    """The GF(2) back-end's answer when it has one (``None``: the term has no F2 view), else ``fallback()``."""
+    return proof if proof is not None else fallback()
+
+
 def _check_domain(n) -> int:
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
         raise SymcuteError(f"prove: domain must be a positive integer, got {n!r}")
@@ -79,7 +86,8 @@ def _prove_equal(lhs, rhs, n: int, statement: str, limit, labels, names=None) ->
         if rows is None:
             raise NotLinear("the two sides' digits have no common refinement")
     except NotLinear as e:
-        return _exhaustive_equal(lhs, rhs, n, statement, str(e), limit, labels, names)
+        return _unless_f2(prover_f2.equal(lhs, rhs, n, statement, labels),
+                          lambda: _exhaustive_equal(lhs, rhs, n, statement, str(e), limit, labels, names))
     cert = _equality_certificate(rows, labels)
     diffs = [r for r in rows if r.lhs != r.rhs]
     if not diffs:
@@ -152,7 +160,7 @@ def _innermost(term):
 
 def _coordinate(term, q: int):
     layout = term.layout if isinstance(term, Formula) else term
-    if not isinstance(layout.shape, tuple) or not 0 <= q < layout.size():
+    if not isinstance(getattr(layout, "shape", None), tuple) or not 0 <= q < layout.size():
         return None
     return it.idx2crd(q, layout.shape)
 
@@ -226,6 +234,9 @@ def _default_inverse(L, side: str):
     from . import ops
     if isinstance(L, Compose):
         raise SymcuteError(f"prove_{side}_inverse: give the inverse of a composite explicitly")
+    if isinstance(L, (ComposedLayout, Swizzle)):  # CuTe's own inverse of a swizzled layout (core's value)
+        from ..core.inverse import left_inverse, right_inverse
+        return right_inverse(L) if side == "right" else left_inverse(L)
     return ops.right_inverse(L) if side == "right" else ops.left_inverse(L)
 
 
@@ -243,7 +254,8 @@ def is_injective(L, limit: int | None = None) -> Proof:
     try:
         digits = linearize(L, n)
     except NotLinear as e:
-        return _exhaustive_injective(L, n, statement, str(e), limit)
+        return _unless_f2(prover_f2.injective(L, n, statement),
+                          lambda: _exhaustive_injective(L, n, statement, str(e), limit))
     for d in digits:
         if d.coef == 0:
             return _collision(L, statement, 0, d.weight, f"digit {d.name} (extent {d.extent}) has stride 0: "
@@ -264,8 +276,8 @@ def is_injective(L, limit: int | None = None) -> Proof:
     if pair is not None:
         x, y, why = pair
         return _collision(L, statement, x, y, why, digits, cert)
-    return _exhaustive_injective(L, n, statement, "the sorted strides do not form a chain and no simple "
-                                                  "collision exists", limit)
+    return _unless_f2(prover_f2.injective(L, n, statement), lambda: _exhaustive_injective(
+        L, n, statement, "the sorted strides do not form a chain and no simple collision exists", limit))
 
 
 def _find_collision(order):
@@ -318,7 +330,8 @@ def is_surjective(L, n: int, limit: int | None = None) -> Proof:
     try:
         digits = linearize(L, size)
     except NotLinear as e:
-        return _exhaustive_surjective(L, size, n, statement, str(e), limit)
+        return _unless_f2(prover_f2.surjective(L, size, n, statement, limit),
+                          lambda: _exhaustive_surjective(L, size, n, statement, str(e), limit))
     order = sorted((d for d in digits if d.coef > 0), key=lambda d: d.coef)
     covered, rows, gap = 0, [], None
     for d in order:
@@ -385,6 +398,9 @@ def is_bijective(L, n: int | None = None, limit: int | None = None) -> Proof:
         digits = linearize(L, size)
     except NotLinear:
         digits = None
+        f2 = prover_f2.bijective(L, size, n, statement, limit)
+        if f2 is not None:
+            return f2
     if digits is not None:
         for d in digits:
             if d.coef < 0:

@@ -65,11 +65,20 @@ def test_explicit_domain_restricts_and_extends():
 
 
 def test_non_box_domain_falls_back_to_enumeration():
-    a, b = Layout.parse("(2,2,2):(1,2,4)"), Layout.parse("8:1")
+    a, b = Layout.parse("(3,3):(1,3)"), Layout.parse("9:1")
     p = sym.prove(a, b, domain=5)
     assert p.proved and p.method == "exhaustive"
     p = sym.prove(a, b, domain=5, limit=0)
     assert p.verdict == "unknown" and "limit" in p.reason
+
+
+def test_non_box_domain_of_power_of_two_layouts_is_decided_over_gf2():
+    # [0, 5) is no box of digits, but both sides are F2-linear on [0, 8), which contains it
+    a, b = Layout.parse("(2,2,2):(1,2,4)"), Layout.parse("8:1")
+    p = sym.prove(a, b, domain=5, limit=0)
+    assert p.proved and p.method == "gf2"
+    p = sym.prove(a, Layout.parse("(2,2,2):(1,2,8)"), domain=5, limit=0)
+    assert p.refuted and p.counterexample["index"] == 4
 
 
 def test_functional_composition_differs_from_cute_composition_when_rhs_overlaps():
