@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from symcute.report import markdown  # noqa: E402
-from symcute.trace.recipes import SEED, derive_retile  # noqa: E402
+from symcute.recipes import SEED, derive_retile  # noqa: E402
 
 # The seed's chain in C++; each line prints one value the recipe labels.
 CUTE_SEED = {
@@ -119,8 +119,8 @@ import symcute; mark("import symcute (core)")
 import networkx; mark("import networkx (Derivation's graph)")
 import symcute.atoms; mark("import symcute.atoms (catalogs)")
 import symcute.symbolic, symcute.symbolic.prover; mark("import symcute.symbolic")
-import symcute.trace.recipes, symcute.report.retile, symcute.cli.derive; mark("import trace, report, cli")
-from symcute.trace.recipes import SEED, derive_retile
+import symcute.recipes, symcute.report.retile, symcute.cli.derive; mark("import trace, report, cli")
+from symcute.recipes import SEED, derive_retile
 from symcute.report import markdown
 d = derive_retile(**SEED); mark("first recipe")
 markdown(d); mark("first markdown")

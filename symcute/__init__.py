@@ -20,10 +20,13 @@ __version__ = "0.1.0"
 # The upper layers (symbolic, atoms, trace, report) are imported on first use so
 # that `import symcute` stays cheap (no SymPy) for users of the core algebra.
 _LAYERS = ("atoms", "symbolic", "trace", "report")
+_SUBPACKAGES = ("atoms", "symbolic", "trace", "recipes", "report", "expr", "cli", "hwcheck", "oracle")
 
 
 def __getattr__(name: str):
     import importlib
+    if name in _SUBPACKAGES:   # `symcute.expr` etc. without loading every layer first
+        return importlib.import_module(f"{__name__}.{name}")
     for layer in _LAYERS:
         try:
             module = importlib.import_module(f"{__name__}.{layer}")

@@ -130,10 +130,15 @@ def _lookup(sp: Spelled, spelled: str) -> CopyAtom:
         if len(sp.args) > 1 or (sp.args and not isinstance(sp.args[0], int)):
             raise LayoutError(f"{spelled}: {_AUTOVEC}<int MaxVecBits = 128> takes one integer")
         return _autovec(sp.args[0] if sp.args else 128, spelled)
-    names = list(FIXED) + list(_TEMPLATES) + list(_AUTOVEC_ALIASES) + [_AUTOVEC]
+    names = copy_operation_names()
     close = difflib.get_close_matches(name, names, n=4, cutoff=0.6)
     hint = f"; did you mean {', '.join(close)}?" if close else f"; known: {', '.join(sorted(names))}"
     raise UnknownAtom(f"unknown copy atom {spelled!r}{hint}")
+
+
+def copy_operation_names() -> list[str]:
+    """Every copy operation name the catalog knows (fixed atoms, templates, auto-vectorizing aliases)."""
+    return list(FIXED) + list(_TEMPLATES) + list(_AUTOVEC_ALIASES) + [_AUTOVEC]
 
 
 def copy_atom(name, value_type=None) -> CopyAtom:

@@ -17,7 +17,7 @@ from ..core import (
 )
 from ..core import int_tuple as it
 from ..errors import LayoutError
-from ..trace.hook import note, traced
+from ..core.hook import note, traced
 from .copy_atom import CopyAtom
 from .copy_catalog import copy_atom as lookup_copy_atom
 from .fragment import repeat_underscore

@@ -16,7 +16,7 @@ from ..core import (
 )
 from ..core import int_tuple as it
 from ..errors import LayoutError, SymcuteError
-from ..trace.hook import note, traced
+from ..core.hook import note, traced
 from .fragment import make_fragment_like, repeat_underscore
 from .mma_atom import MMAAtom
 from .mma_lookup import mma_atom

@@ -28,8 +28,8 @@ def parse_lets(lets: list[str]) -> dict:
 
 
 def run(args) -> int:
-    from .. import lang
-    value = lang.evaluate(args.expr, parse_lets(args.let))
+    from ..expr import evaluate
+    value = evaluate(args.expr, parse_lets(args.let))
     print(show(value))
     return 0
 

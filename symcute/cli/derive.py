@@ -97,7 +97,7 @@ def _names(items: list) -> dict:
 
 def derivation_for(args):
     """The derivation the arguments ask for."""
-    from ..trace import recipes
+    from .. import recipes
     if args.what is None:
         return recipes.derive_retile(**recipes.SEED)
     if args.what == "retile-d":
@@ -105,7 +105,8 @@ def derivation_for(args):
                                      args.values, args.contrast)
     if args.what == "expr":
         from .calc import parse_lets
-        return recipes.derive_expr(args.expr, parse_lets(args.let), _names(args.name))
+        from ..expr import derive_expr
+        return derive_expr(args.expr, parse_lets(args.let), _names(args.name))
     if args.what == "tv":
         return recipes.derive_tv(args.mma, args.atom_layout, tuple(args.operand or ("A", "B", "C")))
     return recipes.derive_catalog(args.filter, args.arch)

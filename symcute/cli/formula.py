@@ -26,19 +26,19 @@ def register(sub) -> None:
 
 def evaluate_named(expr: str, lets: list[str], names: list[str]):
     """Evaluate ``expr`` with --let bindings, the variables in ``names`` turned into named Formulas."""
-    from .. import lang
+    from ..expr import parse_expr_text
     from ..errors import ParseError
     from ..symbolic import formula
     from ..symbolic.names import parse_names
     from .calc import parse_lets
-    env = {k: lang.parse_expr_text(v).evaluate() for k, v in parse_lets(lets).items()}
+    env = {k: parse_expr_text(v).evaluate() for k, v in parse_lets(lets).items()}
     for item in names:
         var, sep, tree = item.partition("=")
         var = var.strip()
         if not sep or var not in env:
             raise ParseError(f"--name expects VAR=TREE with VAR bound by --let, got {item!r}")
         env[var] = formula(env[var], parse_names(tree))
-    return lang.parse_expr_text(expr).evaluate(env)
+    return parse_expr_text(expr).evaluate(env)
 
 
 def as_formula(value, names_text: str | None):

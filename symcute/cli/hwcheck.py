@@ -57,7 +57,7 @@ def register(sub) -> None:
 
 def user_atoms(args) -> list:
     """(MMAAtom, base name) pairs from --user-atom and --user-json."""
-    from ..atoms.hwcheck_plan import derive_atom
+    from ..hwcheck.plan import derive_atom
     from ..atoms.mma_lookup import mma_atom
     from ..core import Layout
     from ..errors import SymcuteError
@@ -102,7 +102,7 @@ def user_atoms(args) -> list:
 
 
 def run_cmd(args) -> int:
-    from ..atoms import hwcheck_api as api
+    from ..hwcheck import api
     from ..errors import SymcuteError
 
     if args.results:
@@ -112,7 +112,7 @@ def run_cmd(args) -> int:
             raise SymcuteError("hwcheck: --manifest goes with a single --results")
         reports = [api.read_results(r, args.manifest) for r in args.results]
         if args.evidence_out:
-            from ..atoms.hwcheck_evidence import evidence_from_reports, write_evidence
+            from ..hwcheck.evidence import evidence_from_reports, write_evidence
             from .files import writing
             with writing(f"hwcheck: cannot write {args.evidence_out}"):
                 write_evidence(evidence_from_reports(reports), args.evidence_out)

@@ -12,7 +12,7 @@ from ..errors import LayoutError
 from . import int_tuple as it
 from .composed import through_layout_b
 from .layout import Layout, _filter_zeros_tuple, _normalize
-from ..trace.hook import traced
+from .hook import traced
 
 
 def _bw_coalesce(flat_shape: tuple, flat_stride: tuple, new_shape, new_stride) -> Layout:

@@ -8,7 +8,7 @@ from .coalesce import coalesce
 from .composition import composition
 from .inverse import right_inverse
 from .layout import Layout
-from ..trace.hook import traced
+from .hook import traced
 
 
 def _common(a: Layout, b: Layout):

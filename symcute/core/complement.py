@@ -12,7 +12,7 @@ from ..errors import LayoutError
 from . import int_tuple as it
 from .coalesce import _bw_coalesce, _filter_flat
 from .layout import Layout, cosize, format_int_tuple
-from ..trace.hook import note, recording, traced
+from .hook import note, recording, traced
 
 
 @traced("complement")

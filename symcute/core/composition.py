@@ -15,7 +15,7 @@ from .coalesce import coalesce_x
 from .composed import ComposedLayout
 from .layout import Layout, Underscore
 from .swizzle import Swizzle
-from ..trace.hook import note, recording, traced
+from .hook import note, recording, traced
 
 
 @traced("composition")

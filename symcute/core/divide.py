@@ -13,7 +13,7 @@ from .coalesce import coalesce
 from .composed import through_layout_b
 from .layout import Layout, make_layout, slice_, _
 from .tiler import by_mode, tile_unzip
-from ..trace.hook import traced
+from .hook import traced
 
 
 @through_layout_b

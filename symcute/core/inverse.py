@@ -15,7 +15,7 @@ from .coalesce import _bw_coalesce, _coalesce_flat
 from .composed import ComposedLayout
 from .swizzle import Swizzle
 from .layout import Layout
-from ..trace.hook import note, recording, traced
+from .hook import note, recording, traced
 
 
 def exchange_sort_by_stride(strides: tuple) -> list[int]:

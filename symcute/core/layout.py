@@ -14,7 +14,7 @@ from ..errors import LayoutError, LimitError
 from . import int_tuple as it
 from .basis import ScaledBasis
 from .swizzle import Swizzle
-from ..trace.hook import traced
+from .hook import traced
 
 IntTuple = Any
 

@@ -190,6 +190,32 @@ class Reader:
             return Layout(shape, stride)
         return Layout(shape)
 
+    def value(self):
+        """Value := '_' | Layout | '(' [Value (',' Value)*] ')' [':' IntTuple]: a tiler, coordinate or shape as printed."""
+        from .layout import Layout, _
+        if self.peek.kind == "name" and self.peek.text == "_":
+            self.next()
+            return _
+        if self.at("Sw"):
+            return self.layout()
+        if self.accept("("):
+            self.enter()
+            items = []
+            if not self.at(")"):
+                items.append(self.value())
+                while self.accept(","):
+                    items.append(self.value())
+            self.expect(")")
+            self.leave()
+            items = tuple(items)
+            if self.accept(":"):
+                return Layout(items, self.int_tuple(allow_basis=True))
+            return items
+        v = self.int_leaf(allow_basis=True)
+        if type(v) is int and self.accept(":"):
+            return Layout(v, self.int_tuple(allow_basis=True))
+        return v
+
     def _signed_int(self) -> int:
         t = self.peek
         if t.kind != "int":
@@ -204,6 +230,16 @@ def parse_layout(text: str):
     if r.peek.kind == "end":
         raise ParseError("empty layout text")
     result = r.layout()
+    r.done()
+    return result
+
+
+def parse_value(text: str):
+    """Parse a printed value: a layout, an IntTuple, ``_``, or a tuple of these (``(4:1,_,(2,2))``)."""
+    r = Reader(text)
+    if r.peek.kind == "end":
+        raise ParseError("empty value text")
+    result = r.value()
     r.done()
     return result
 

@@ -14,7 +14,7 @@ from .composed import ComposedLayout, through_layout_b
 from .layout import Layout, make_layout, make_ordered_layout, slice_, append, cosize, zip_layouts, _
 from .tiler import by_mode, tile_unzip
 from .divide import _repeat
-from ..trace.hook import traced
+from .hook import traced
 
 
 @through_layout_b

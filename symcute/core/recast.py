@@ -15,7 +15,7 @@ from ..errors import LayoutError
 from . import int_tuple as it
 from .layout import Layout
 from .numeric import sizeof_bits
-from ..trace.hook import note, recording, traced
+from .hook import note, recording, traced
 
 
 def _check_n(n, op: str):

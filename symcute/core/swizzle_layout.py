@@ -23,7 +23,7 @@ from . import int_tuple as it
 from .composed import ComposedLayout, SmemPtrFlag, UInt32, composition3, is_constant_zero, is_static_zero
 from .layout import Layout, Underscore, format_int_tuple, slice_
 from .swizzle import Swizzle, compose_swizzles, downcast_swizzle, make_swizzle, upcast_swizzle
-from ..trace.hook import traced, note
+from .hook import traced, note
 
 _U32 = 0xFFFFFFFF
 

@@ -68,7 +68,14 @@ def _package_dirs(name: str) -> list[Path]:
 
 
 def find_cute_include() -> Path | None:
-    """``cutlass_library/source/include`` (it holds ``cute/`` and ``cutlass/``)."""
+    """CUTLASS's include folder (it holds ``cute/`` and ``cutlass/``): ``$CUTLASS_INCLUDE`` when it has
+    ``cute/tensor.hpp``, else ``cutlass_library/source/include`` from the ``nvidia-cutlass`` wheel.
+
+    The one header lookup of symcute: the oracle (g++) and ``hwcheck`` (nvcc) both use it.
+    """
+    env = os.environ.get("CUTLASS_INCLUDE")
+    if env and (Path(env) / "cute" / "tensor.hpp").is_file():
+        return Path(env)
     for pkg in _package_dirs("cutlass_library"):
         inc = pkg / "source" / "include"
         if (inc / "cute" / "tensor.hpp").is_file():

@@ -1,7 +1,7 @@
 """symcute.report: Markdown proofs of recorded derivations, in English and Chinese.
 
 ``markdown(derivation, lang="en")`` renders the report of a recipe
-(``trace.recipes``: ``retile-d``, ``tv``, ``expr``, ``catalog``); a derivation
+(``recipes``: ``retile-d``, ``tv``, ``expr``, ``catalog``); a derivation
 recorded by hand is rendered step by step.  ``print_latex``, ``print_latex_tv`` and
 ``print_svg`` are CuTe's pictures of layouts, TiledMMAs and TiledCopies.  The output is deterministic: the
 same derivation gives the same bytes (no dates, no machine details), and a

@@ -23,7 +23,6 @@ from ..core import (
     ArithmeticTuple, Layout, ScaledBasis, _, append, composition, logical_divide, make_identity_layout,
     make_layout, size, slice_,
 )
-from ..core.expr import TypeName, register_function
 from ..core.int_tuple import product_each
 from ..errors import LayoutError, LimitError
 
@@ -333,14 +332,3 @@ class Picture:
 
     def __str__(self) -> str:
         return self.text[:-1] if self.text.endswith("\n") else self.text
-
-
-def _no_type(x, fn: str):
-    if isinstance(x, TypeName):
-        raise LayoutError(f"{fn}: got the type {x}; write a value ({x}{{}}, or make_tiled_mma(...))")
-    return x
-
-
-register_function("print_latex", lambda x: Picture(print_latex(_no_type(x, "print_latex"))))
-register_function("print_latex_tv", lambda tv, tile: Picture(print_latex_tv(tv, tile)))
-register_function("print_svg", lambda x: Picture(print_svg(_no_type(x, "print_svg"))))

@@ -1,6 +1,6 @@
 """Regenerate the committed proofs: ``python -m symcute.report.regenerate [DIR]`` (default ``proofs``).
 
-Each document is a recipe of ``symcute.trace.recipes`` rendered by
+Each document is a recipe of ``symcute.recipes`` rendered by
 ``symcute.report.markdown``; ``tests/proofs`` regenerates them into a
 temporary folder and fails on any difference from the committed files.
 """
@@ -31,7 +31,7 @@ PROOFS = [
 
 def documents():
     """``(file name, Markdown)`` of every committed proof, in order."""
-    from ..trace import recipes
+    from .. import recipes
     from . import markdown
     cache = {}
     for name, recipe, kwargs, lang in PROOFS:

@@ -1,4 +1,4 @@
-"""The report of the retile-d recipe: the seed's document, generated (``trace.recipes.derive_retile``).
+"""The report of the retile-d recipe: the seed's document, generated (``recipes.derive_retile``).
 
 Sections follow the seed: the question, the configuration, make_tiled_copy,
 the thread domain (atile / btile), F as a formula, right_inverse, with_shape,

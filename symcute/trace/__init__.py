@@ -1,7 +1,7 @@
 """symcute.trace: derivations (a networkx graph of recorded steps) and the rule catalog.
 
-``core`` imports ``symcute.trace.hook`` at load time, so this package imports
-its heavier modules lazily (on first attribute access) to keep that cycle-free.
+The heavier modules (networkx) load on first attribute access, so that importing
+``symcute.trace`` for a name costs nothing until a derivation is built.
 """
 
 __all__ = ["Derivation", "Step", "Rule", "RULES", "register_rule", "rule_for"]

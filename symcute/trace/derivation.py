@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import SymcuteError
-from . import hook
+from ..core import hook
 from .rules import rule_for
 from .values import describe, from_description
 
@@ -66,7 +66,7 @@ class Derivation:
         hook.current.reset(self._token)
         self._token = None
 
-    # --- the recorder protocol (called by trace.hook) ----------------------------------------
+    # --- the recorder protocol (called by core.hook) ----------------------------------------
     def call(self, rule: str, fn, args: tuple, kwargs: dict):
         frame = {"rule": rule, "details": {}, "children": []}
         self._stack.append(frame)

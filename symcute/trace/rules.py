@@ -180,7 +180,7 @@ RULES.update({r.id: r for r in [
          "为布局的子轴命名：每个大小大于 1 的 mode 是输入编号的一位，有权重（前缀积）和 stride；值是 stride*位 之和。",
          origin="symcute"),
     Rule("table", "A table of facts computed from the recorded values (sizes, counts, examples).",
-         "symcute/trace/recipes/", "derive_retile / derive_tv / derive_expr / derive_catalog",
+         "symcute/recipes/", "derive_retile / derive_tv / derive_expr / derive_catalog",
          "every entry is computed from the values above",
          "由前面记录的值计算出的事实表。", origin="symcute"),
     Rule("evaluate", "Evaluate a layout at one input, showing the input's digits.", "symcute/symbolic/prover.py",

@@ -41,15 +41,13 @@ def _tuple_text(t) -> str:
 
 
 def from_description(kind: str, text: str):
-    from ..core.expr import evaluate
-    from ..core import expr_core  # noqa: F401  (registers make_tile & co. for tilers)
+    from ..core.parse import parse_layout, parse_value
     if kind == "layout":
-        from ..core.parse import parse_layout
         return parse_layout(text)
     if kind == "int":
         return int(text)
     if kind == "tuple":
-        return evaluate(text)
+        return parse_value(text)
     if kind == "text":
         return text
     try:

@@ -2,7 +2,7 @@
 
 import pytest
 
-from symcute import lang
+from symcute import expr as language
 from symcute.errors import SymcuteError
 
 MMA = "make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN{}, Layout<Shape<_2,_2,_1>>{})"
@@ -10,7 +10,7 @@ SEED_F = "((4,8,2,2),((2,2,2),(1,1))):((64,1,16,0),((32,8,256),(0,0)))"
 
 
 def ev(text, **lets):
-    return lang.evaluate(text, lets)
+    return language.evaluate(text, lets)
 
 
 def test_seed_expression():

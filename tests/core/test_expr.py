@@ -3,7 +3,7 @@
 import pytest
 
 from symcute import Layout, LayoutError, ParseError
-from symcute.lang import evaluate
+from symcute.expr import evaluate
 
 F = "((4,8,2,2),((2,2,2),(1,1))):((64,1,16,0),((32,8,256),(0,0)))"
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import json
 
-from symcute.atoms.hwcheck_model import assemble, predict_d
-from symcute.atoms.hwcheck_plan import LANES, Case, corrected_atom
-from symcute.atoms.hwcheck_values import pack
+from symcute.hwcheck.model import assemble, predict_d
+from symcute.hwcheck.plan import LANES, Case, corrected_atom
+from symcute.hwcheck.values import pack
 from symcute.atoms.mma_lookup import mma_atom
 
 

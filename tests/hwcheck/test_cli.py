@@ -42,7 +42,7 @@ def test_emit_then_results_round_trip(tmp_path, capsys):
                           "--base", "SM75_16x8x8_F32F16F16F32_TN", "--emit", str(tmp_path / "run"),
                           "--trials", "2"], capsys)
     assert code == 0 and "wrote 5 cases" in out
-    from symcute.atoms.hwcheck_api import plan_from_manifest, read_manifest
+    from symcute.hwcheck.api import plan_from_manifest, read_manifest
     p = plan_from_manifest(read_manifest(tmp_path / "run" / "manifest.json"))
     assert [c.label for c in p.cases] == ["SM80_16x8x8_F16F16F16F16_TN", "SM90_16x8x4_F64F64F64F64_TN",
                                           "SM90_16x8x4_C64C64C64C64_TN", "mine2", "mine"]

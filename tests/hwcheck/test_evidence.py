@@ -1,22 +1,22 @@
 """CI guard: every catalogued atom of the covered families has hardware evidence for its current layouts.
 
-The shipped evidence (symcute/atoms/data/hw_evidence.json) records the
+The shipped evidence (symcute/hwcheck/data/hw_evidence.json) records the
 fingerprint of the layouts that ran on the GPU.  Changing a catalogued atom's
 shape, thr_id, A/B/C layouts or value types, or adding an atom to a covered
 family, fails this test until the hardware check is run again:
 
     symcute hwcheck --all --emit DIR; bash DIR/run.sh   # on a machine with the GPU
-    symcute hwcheck --results DIR/results.jsonl --evidence-out symcute/atoms/data/hw_evidence.json
+    symcute hwcheck --results DIR/results.jsonl --evidence-out symcute/hwcheck/data/hw_evidence.json
 """
 
 from pathlib import Path
 
 import pytest
 
-from symcute.atoms.hwcheck_api import read_results
-from symcute.atoms.hwcheck_api import gmma_sample
-from symcute.atoms.hwcheck_evidence import check_evidence, evidence_from_report, load_evidence
-from symcute.atoms.hwcheck_plan import derive_atom
+from symcute.hwcheck.api import read_results
+from symcute.hwcheck.api import gmma_sample
+from symcute.hwcheck.evidence import check_evidence, evidence_from_report, load_evidence
+from symcute.hwcheck.plan import derive_atom
 from symcute.atoms.mma_atom import MMAAtom
 from symcute.atoms.mma_catalog import WARP_ATOMS
 
@@ -62,7 +62,7 @@ def test_evidence_is_derived_from_the_recorded_runs_not_edited(evidence):
 
 
 def test_a_changed_gmma_layout_is_caught(evidence, monkeypatch):
-    import symcute.atoms.hwcheck_evidence as ev_mod
+    import symcute.hwcheck.evidence as ev_mod
     name = gmma_sample()[0]
     real = ev_mod.fingerprint
     monkeypatch.setattr(ev_mod, "fingerprint", lambda a: "0" * 64 if a.name == name else real(a))

@@ -2,7 +2,7 @@
 
 import pytest
 
-from symcute.atoms.hwcheck_model import assemble, operand_map, predict_d
+from symcute.hwcheck.model import assemble, operand_map, predict_d
 from symcute.core import Layout
 from symcute.errors import LayoutError
 

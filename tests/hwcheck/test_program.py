@@ -6,8 +6,9 @@ import subprocess
 
 import pytest
 
-from symcute.atoms.hwcheck_api import cutlass_include, plan, plan_from_manifest, read_manifest, read_results
-from symcute.atoms.hwcheck_plan import derive_atom, user_case
+from symcute.hwcheck.api import plan, plan_from_manifest, read_manifest, read_results
+from symcute.oracle.toolchain import find_cute_include
+from symcute.hwcheck.plan import derive_atom, user_case
 from symcute.atoms.mma_lookup import mma_atom
 from symcute.errors import LayoutError, SymcuteError
 
@@ -96,7 +97,7 @@ def test_user_atoms_must_fit_the_instruction():
     assert p.cases == [] and "sm_90a" in p.skipped[0][1]
 
 
-@pytest.mark.skipif(not shutil.which("nvcc") or cutlass_include() is None, reason="nvcc or CUTLASS headers missing")
+@pytest.mark.skipif(not shutil.which("nvcc") or find_cute_include() is None, reason="nvcc or CUTLASS headers missing")
 def test_the_program_compiles_with_nvcc(tmp_path):
     """Compiling checks CuTe's register sizes against symcute's packing (static_assert per case)."""
     p = plan(["SM80_16x8x16_F32BF16BF16F32_TN", "SM80_8x8x128_S32U1U1S32_TN_XORPOPC"], trials=1)

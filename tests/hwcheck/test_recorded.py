@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from symcute.atoms.hwcheck_api import plan_from_manifest, read_manifest, read_results
-from symcute.atoms.hwcheck_plan import Case, derive_atom
-from symcute.atoms.hwcheck_report import evaluate_case
+from symcute.hwcheck.api import plan_from_manifest, read_manifest, read_results
+from symcute.hwcheck.plan import Case, derive_atom
+from symcute.hwcheck.report import evaluate_case
 from symcute.atoms.mma_catalog import WARP_ATOMS
 
 DATA = Path(__file__).parent / "data" / "h200_2026-11-29"

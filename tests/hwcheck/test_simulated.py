@@ -10,8 +10,8 @@ import itertools
 
 import pytest
 
-from symcute.atoms.hwcheck_api import evaluate_plan, parse_results, plan
-from symcute.atoms.hwcheck_plan import CORRECTIONS, derive_atom, user_case
+from symcute.hwcheck.api import evaluate_plan, parse_results, plan
+from symcute.hwcheck.plan import CORRECTIONS, derive_atom, user_case
 from symcute.atoms.mma_lookup import mma_atom
 from symcute.core import Layout
 

@@ -3,7 +3,7 @@
 import pytest
 from hypothesis import given, strategies as st
 
-from symcute.atoms.hwcheck_values import VALUE_TYPES, SplitMix64, pack, unpack, value_type
+from symcute.hwcheck.values import VALUE_TYPES, SplitMix64, pack, unpack, value_type
 from symcute.errors import SymcuteError
 
 

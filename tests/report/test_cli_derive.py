@@ -9,7 +9,7 @@ import pytest
 from symcute.cli import main
 from symcute.report import markdown
 from symcute.trace import Derivation
-from symcute.trace.recipes import SEED, derive_retile
+from symcute.recipes import SEED, derive_retile
 
 from .seedfacts import has
 

@@ -1,6 +1,6 @@
 """Every fact of the seed document (shared/seeds/000_28a9c404e15f3261.txt), in the generated en and zh proofs.
 
-The documents are generated from the retile-d recipe (symcute.trace.recipes) with
+The documents are generated from the retile-d recipe (symcute.recipes) with
 the seed's configuration; every number in them is computed.  The expected values
 below are the seed's, typed from the seed text: they are the specification.
 """
@@ -9,7 +9,7 @@ import pytest
 
 from symcute.report import markdown
 from symcute.trace import Derivation
-from symcute.trace.recipes import SEED, derive_retile
+from symcute.recipes import SEED, derive_retile
 
 from .seedfacts import has, plain, row, squash, table_with_header, tables
 

@@ -2,7 +2,7 @@
 
 * each ``console`` block: ``$ symcute ...`` exits with status 2 and prints the
   line below it (a line ending in ``...`` is a prefix); a ``calc`` example also
-  raises, through ``symcute.lang``, the class its section heading names;
+  raises, through ``symcute.expr``, the class its section heading names;
 * the ``pycon`` blocks run as doctests (the Python-API-only errors);
 * every row of the Limits table has a trigger here that passes the limit and
   checks what the row says happens (and every trigger has its row);
@@ -19,7 +19,8 @@ import shlex
 import pytest
 
 import symcute
-from symcute import lang
+from symcute.expr import derive_expr
+from symcute import expr as language
 from symcute.errors import LimitError, ParseError, SymcuteError, LayoutError
 
 from .test_fuzz_cli import run_main
@@ -80,7 +81,7 @@ def test_console_example(cls, section, argv, expected):
         lets = [a[len("--let="):] if a.startswith("--let=") else argv[k + 1]
                 for k, a in enumerate(argv) if a == "--let" or a.startswith("--let=")]
         with pytest.raises(SymcuteError) as info:
-            lang.evaluate(argv[1], parse_lets(lets))
+            language.evaluate(argv[1], parse_lets(lets))
         assert type(info.value).__name__ == cls, (type(info.value).__name__, cls)
 
 
@@ -123,9 +124,8 @@ def _lint_offsets():
 
 
 def _derivation_enumeration():
-    from symcute.trace import recipes
     from symcute.report import markdown
-    d = recipes.derive_expr("right_inverse(F)", {"F": f"({1 << 62},2):(2,1)"}, {})
+    d = derive_expr("right_inverse(F)", {"F": f"({1 << 62},2):(2,1)"}, {})
     assert f"(2,{1 << 62}):({1 << 62},1)" in markdown(d, "en")
 
 
@@ -145,18 +145,18 @@ TRIGGERS = {
                                    symcute.Layout.parse, "1" * 100_001),
     "reader nesting": lambda: _raises(ParseError, r"nesting deeper than 100 levels", symcute.Layout.parse,
                                       "(" * 101 + "1" + ")" * 101),
-    "expression nesting": lambda: _raises(ParseError, r"expression nested deeper than 100 levels", lang.evaluate,
+    "expression nesting": lambda: _raises(ParseError, r"expression nested deeper than 100 levels", language.evaluate,
                                           "1" + "*2" * 101),
     "layout nesting": lambda: _raises(LayoutError, r"layout shape is nested deeper than 64 levels", symcute.Layout,
                                       _deep(65)),
     "names nesting": lambda: _raises(SymcuteError, r"names nested deeper than 100 levels", symcute.formula,
                                      symcute.Layout(4, 1), _deep(101, "a")),
     "expression integer bits": lambda: _raises(LimitError, r"total more than 262144 bits, which exceeds the limit",
-                                               lang.evaluate, "size((" + ",".join(["X"] * 80) + "))",
+                                               language.evaluate, "size((" + ",".join(["X"] * 80) + "))",
                                                {"X": "9" * 1000}),
     "rank of `append<N>`": lambda: _raises(LimitError, r"append<70000>: rank 70000 exceeds the limit of 65536 modes",
-                                           lang.evaluate, "append<70000>(4:1)"),
-    "basis mode index": lambda: _raises(LimitError, r"beyond 4096 is no CuTe coordinate", lang.evaluate, "L(3)",
+                                           language.evaluate, "append<70000>(4:1)"),
+    "basis mode index": lambda: _raises(LimitError, r"beyond 4096 is no CuTe coordinate", language.evaluate, "L(3)",
                                         {"L": "(2,2):(1@0,1@5000)"}),
     "atom name length": lambda: _raises(ParseError, r"atom name of 2001 characters exceeds the limit of 2000",
                                         symcute.mma_atom, "A" * 2001),
@@ -164,7 +164,7 @@ TRIGGERS = {
                                          "A<" * 21 + "B" + ">" * 21),
     "derivation enumeration": _derivation_enumeration,
     "picture cells": lambda: _raises(LimitError, r"has more than 65536 cells \(symcute.report.pictures.MAX_CELLS\)",
-                                     lang.evaluate, "print_latex((512,512):(1,512))"),
+                                     language.evaluate, "print_latex((512,512):(1,512))"),
 }
 
 

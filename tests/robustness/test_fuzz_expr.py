@@ -1,4 +1,4 @@
-"""Fuzz the expression language (``symcute.lang.evaluate``: ``calc``, ``formula``, ``prove``, ``derive expr``).
+"""Fuzz the expression language (``symcute.expr.evaluate``: ``calc``, ``formula``, ``prove``, ``derive expr``).
 
 Three generators: arbitrary text, near-valid mutants of real expressions, and
 random well-formed calls of every registered function on hostile arguments
@@ -8,7 +8,8 @@ random well-formed calls of every registered function on hostile arguments
 import pytest
 from hypothesis import given, strategies as st
 
-from symcute import Layout, lang
+from symcute import Layout
+from symcute import expr as language
 
 from .harness import fuzz_settings, outcome
 from .strategies import EXPR_SEEDS, HUGE, LAYOUT_SEEDS, SEED_A, text_inputs
@@ -17,7 +18,7 @@ pytestmark = pytest.mark.usefixtures("small_exhaustive_limit")
 
 ENV = {"L": Layout.parse(SEED_A), "F": Layout.parse("(8,4):(4,1)"), "S": Layout.parse("(4,4):(1@0,1@1)")}
 
-FUNCTIONS = [f for f in lang.functions() if not f.endswith("{}")]
+FUNCTIONS = [f for f in language.functions() if not f.endswith("{}")]
 PROVERS = {"prove", "prove_right_inverse", "prove_left_inverse", "is_injective", "is_surjective", "is_bijective"}
 TYPES = ["half_t", "float", "uint8_t", "uint32_t", "uint128_t", "int4_t", "bool", "_", "LayoutRight",
          "GMMA::Major::K", "SM80_16x8x16_F16F16F16F16_TN{}", "SM75_U32x2_LDSM_N{}",
@@ -71,7 +72,7 @@ def calls(depth=0):
 
 
 def _evaluate(text):
-    value = lang.evaluate(text, ENV)
+    value = language.evaluate(text, ENV)
     str(value)  # printing a result is part of every command
     return value
 
@@ -79,13 +80,13 @@ def _evaluate(text):
 @fuzz_settings(ci=300, large=50_000)
 @given(text_inputs(EXPR_SEEDS + LAYOUT_SEEDS))
 def test_expression_text(text):
-    outcome("lang.evaluate(text)", _evaluate, text)
+    outcome("language.evaluate(text)", _evaluate, text)
 
 
 @fuzz_settings(ci=400)
 @given(calls())
 def test_expression_calls(text):
-    outcome("lang.evaluate(calls)", _evaluate, text)
+    outcome("language.evaluate(calls)", _evaluate, text)
 
 
 @fuzz_settings(ci=100, large=10_000)
@@ -93,4 +94,4 @@ def test_expression_calls(text):
        st.sampled_from(EXPR_SEEDS + ["X", "X(1)", "composition(X, L)", "size(X)"]))
 def test_expression_bindings(bindings, text):
     """--let values are expression text too: each is read by the same reader."""
-    outcome("lang.evaluate(--let)", lambda: str(lang.evaluate(text, bindings)))
+    outcome("language.evaluate(--let)", lambda: str(language.evaluate(text, bindings)))

@@ -135,7 +135,7 @@ def no_evaluators(monkeypatch):
     """
     import sympy
     import numpy  # noqa: F401  (imported before patching: importing runs the library's own code)
-    import symcute.cli, symcute.lang, symcute.report, symcute.symbolic, symcute.trace.recipes  # noqa: F401,E401
+    import symcute.cli, symcute.expr, symcute.report, symcute.symbolic, symcute.recipes  # noqa: F401,E401
     sympify_module = sys.modules["sympy.core.sympify"]
     original = sympify_module.sympify
     from sympy.parsing import sympy_parser
@@ -211,7 +211,9 @@ HOSTILE_EXPRESSIONS = ["__import__('os').system('PWN')", "eval('PWN')", "L.__cla
 
 
 def test_user_text_never_reaches_an_evaluator(no_evaluators):
-    from symcute import Layout, lang
+    from symcute import Layout
+    from symcute import expr as language
+    from symcute.expr import derive_expr
     from symcute.errors import SymcuteError
     import symcute.symbolic as sym
     L = Layout.parse("((4,8,2,2),((2,2,2),(1,1))):((64,1,16,0),((32,8,256),(0,0)))")
@@ -238,18 +240,17 @@ def test_user_text_never_reaches_an_evaluator(no_evaluators):
         assert sym.is_injective(f).verdict == "proved"
     assert no_evaluators, "lambdify's exec was never reached: the check of its source did not run"
     for text in HOSTILE_EXPRESSIONS:
-        attempt(lang.evaluate, text, {"L": L})
+        attempt(language.evaluate, text, {"L": L})
         assert results[-1][0] == "error", (text, results[-1])
     # formulas, proofs and derivations over adversarial layout text
     for text in ["(4,8):(8,1); import PWN", "(4,8):(8,__import__('PWN'))", "Sw<3,4,3> o PWN o (8,64):(64,1)"]:
         attempt(lambda t: sym.prove_right_inverse(sym.formula(Layout.parse(t))), text)
-    from symcute.trace import recipes
-    d = recipes.derive_expr("upcast<1024>(right_inverse(F).with_shape(32,16))", {"F": str(L)},
+    d = derive_expr("upcast<1024>(right_inverse(F).with_shape(32,16))", {"F": str(L)},
                             {"F": "((t0,t1,wm,wn),((v0,v1,v2),(a,b)))"})
     from symcute.report import markdown
     assert "512" in markdown(d, "en")
     for names in HOSTILE_NAMES:
-        attempt(recipes.derive_expr, "right_inverse(F)", {"F": str(L)}, {"F": f"(({names},t1,wm,wn),((v0,v1,v2),(a,b)))"})
+        attempt(derive_expr, "right_inverse(F)", {"F": str(L)}, {"F": f"(({names},t1,wm,wn),((v0,v1,v2),(a,b)))"})
         assert results[-1][0] == "error"
 
 

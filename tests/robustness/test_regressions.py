@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from symcute import lang
+from symcute import expr as language
 from symcute.errors import LayoutError, LimitError, ParseError
 
 from .harness import outcome
@@ -17,19 +17,19 @@ SEED = "((4,8,2,2),((2,2,2),(1,1))):((64,1,16,0),((32,8,256),(0,0)))"
                                   "append(L, 2147483648)"])
 def test_append_to_a_huge_rank_is_refused(text):
     # was: a tuple of N modes built before anything looked at N (hang, then MemoryError)
-    kind, e = outcome("regression", lang.evaluate, text, {"L": SEED})
+    kind, e = outcome("regression", language.evaluate, text, {"L": SEED})
     assert kind == "error" and isinstance(e, LimitError) and "exceeds the limit" in str(e)
 
 
 def test_basis_stride_with_a_huge_mode_index_is_refused_when_evaluated():
     # was: L(3) built the codomain coordinate (0, ..., 0, 1) of 10^8 + 1 entries
-    kind, e = outcome("regression", lang.evaluate, "L(3)", {"L": "(2,2):(1@0,1@100000000)"})
+    kind, e = outcome("regression", language.evaluate, "L(3)", {"L": "(2,2):(1@0,1@100000000)"})
     assert kind == "error" and isinstance(e, LimitError) and "1@100000000" in str(e)
 
 
 def test_basis_stride_nested_beyond_the_reader_limit_is_a_parse_error():
     # was: read as a value whose evaluation recursed 5,000 levels (RecursionError)
-    kind, e = outcome("regression", lang.evaluate, "L(1)", {"L": "4:1" + "@1" * 5000})
+    kind, e = outcome("regression", language.evaluate, "L(1)", {"L": "4:1" + "@1" * 5000})
     assert kind == "error" and isinstance(e, ParseError) and "basis stride nested deeper" in str(e)
 
 
@@ -43,7 +43,7 @@ def test_usage_error_with_a_newline_in_an_argument_is_one_line():
 
 def test_an_integer_literal_past_pythons_digit_limit_is_a_parse_error():
     # was: ValueError "Exceeds the limit (4300 digits) for integer string conversion" from the reader
-    kind, e = outcome("regression", lang.evaluate, "1" * 5000)
+    kind, e = outcome("regression", language.evaluate, "1" * 5000)
     assert kind == "error" and isinstance(e, ParseError) and "integer literal of 5000 digits" in str(e)
 
 
@@ -64,19 +64,19 @@ def test_the_cli_prints_results_of_more_than_4300_digits():
 
 
 def test_a_product_of_huge_bindings_is_refused_not_computed():
-    kind, e = outcome("regression", lang.evaluate, "size((" + ",".join(["X"] * 16000) + "))", {"X": "9" * 1000})
+    kind, e = outcome("regression", language.evaluate, "size((" + ",".join(["X"] * 16000) + "))", {"X": "9" * 1000})
     assert kind == "error" and isinstance(e, LimitError) and "MAX_INTEGER_BITS" in str(e)
 
 
 def test_many_big_literals_are_refused_too():
     # the literals themselves, not only variables: 90 literals of 1000 digits (within the 100,000-character input limit)
-    kind, e = outcome("regression", lang.evaluate, "size((" + ",".join(["9" * 1000] * 90) + "))")
+    kind, e = outcome("regression", language.evaluate, "size((" + ",".join(["9" * 1000] * 90) + "))")
     assert kind == "error" and isinstance(e, LimitError)
 
 
 def test_the_integer_budget_leaves_room_for_2_62():
     # 2^62-sized layouts used several times stay far inside the budget
-    kind, v = outcome("regression", lang.evaluate, "size(logical_product(F, G))",
+    kind, v = outcome("regression", language.evaluate, "size(logical_product(F, G))",
                       {"F": "(4611686018427387904,2):(1,4611686018427387904)", "G": "(2,2):(1,2)"})
     assert kind == "value" and v == 4611686018427387904 * 2 * 4
 
@@ -104,7 +104,7 @@ def test_a_mode_index_that_is_not_an_integer(key):
 @pytest.mark.parametrize("text", ["MMA_Atom{}", "Copy_Atom{}", "Copy_Atom<SM75_U32x2_LDSM_N>{}"])
 def test_registered_cpp_values_with_wrong_template_arguments(text):
     # was: TypeError from the registered constructor (called outside _apply)
-    kind, e = outcome("regression", lang.evaluate, text)
+    kind, e = outcome("regression", language.evaluate, text)
     assert kind == "error" and f"{text.split('<')[0].rstrip('{}')}{{}}(" in str(e) and "is not a valid call" in str(e)
 
 
@@ -140,20 +140,20 @@ def test_paths_that_cannot_be_written_in_process(argv):
     ("X(5)", "(2,0,2):(1,1,1)", "divides by an extent 0"),
 ])
 def test_layout_evaluation_that_cute_refuses(text, binding, message):
-    kind, e = outcome("regression", lang.evaluate, text, {"X": binding})
+    kind, e = outcome("regression", language.evaluate, text, {"X": binding})
     assert kind == "error" and isinstance(e, LayoutError) and message in str(e)
 
 
 def test_basis_coordinates_plus_a_static_zero_still_evaluate():
-    assert str(lang.evaluate("X(1)", {"X": "(2,2):(1@0,1)"})) == "1@0"
-    assert str(lang.evaluate("X(2)", {"X": "(2,2):(1,1@0)"})) == "1@0"
+    assert str(language.evaluate("X(1)", {"X": "(2,2):(1@0,1)"})) == "1@0"
+    assert str(language.evaluate("X(2)", {"X": "(2,2):(1,1@0)"})) == "1@0"
 
 
 def test_a_stride_past_int64_in_a_prover_enumeration():
     # found by the large fuzz run: numpy converted the stride 2^63 to int64 (OverflowError)
-    kind, p = outcome("regression", lang.evaluate, "is_bijective(1:9223372036854775808,32,1)")
+    kind, p = outcome("regression", language.evaluate, "is_bijective(1:9223372036854775808,32,1)")
     assert kind == "value" and p.verdict == "refuted"
-    kind, p = outcome("regression", lang.evaluate, "is_bijective(1:9223372036854775808,1)")
+    kind, p = outcome("regression", language.evaluate, "is_bijective(1:9223372036854775808,1)")
     assert kind == "value" and p.verdict == "proved"
 
 

@@ -18,8 +18,10 @@ import pytest
 from hypothesis import given, strategies as st
 
 import symcute as sc
+from symcute.expr import derive_expr
 from symcute.report import markdown
-from symcute.trace import Derivation, recipes
+from symcute import recipes
+from symcute.trace import Derivation
 
 from .harness import fuzz_settings, outcome
 
@@ -116,7 +118,7 @@ def _set(obj, path, value):
 
 
 SOURCES = {
-    "expr": recipes.derive_expr("upcast<2>(right_inverse(F))", {"F": "(4,8):(8,1)"}, {"F": "(m,k)"}).to_json(),
+    "expr": derive_expr("upcast<2>(right_inverse(F))", {"F": "(4,8):(8,1)"}, {"F": "(m,k)"}).to_json(),
     "hand": _hand_derivation("hand", "F").to_json(),
 }
 
@@ -139,7 +141,7 @@ def test_any_string_of_a_derivation_json_cannot_inject_markup(source, data):
 
 @pytest.mark.parametrize("names", ["((_a_,b__c),(__init__,d))", "((t0_,_t1),(x__,_))"])
 def test_names_with_underscores_do_not_become_emphasis(names):
-    d = recipes.derive_expr("right_inverse(F)", {"F": "((2,4),(2,2)):((1,2),(8,16))"}, {"F": names})
+    d = derive_expr("right_inverse(F)", {"F": "((2,4),(2,2)):((1,2),(8,16))"}, {"F": names})
     out = markdown(d, "en")
     text = strip_code(out)
     for name in re.findall(r"\w+", names):
@@ -147,8 +149,8 @@ def test_names_with_underscores_do_not_become_emphasis(names):
 
 
 def test_hwcheck_markdown_escapes_user_atom_names():
-    from symcute.atoms import hwcheck_api as api
-    from symcute.atoms.hwcheck_plan import derive_atom
+    from symcute.hwcheck import api
+    from symcute.hwcheck.plan import derive_atom
     from symcute.atoms.mma_lookup import mma_atom
     base = mma_atom("SM80_16x8x16_F16F16F16F16_TN")
     atom = derive_atom(base, "x|y`z <script>PWN</script> *PWN*")

@@ -14,6 +14,7 @@ import json
 from hypothesis import given, strategies as st
 
 import symcute.symbolic as sym
+from symcute.expr import derive_expr
 from symcute import Layout
 from symcute.core.basis import ScaledBasis
 from symcute.core.composed import ComposedLayout
@@ -22,7 +23,8 @@ from symcute.core.swizzle import Swizzle
 from symcute.report import markdown
 from symcute.symbolic import Formula
 from symcute.symbolic.proof import Proof
-from symcute.trace import Derivation, recipes
+from symcute import recipes
+from symcute.trace import Derivation
 
 from .harness import fuzz_settings, outcome
 from .strategies import mutated
@@ -148,7 +150,7 @@ EXPRESSIONS = ["right_inverse(F)", "upcast<4>(right_inverse(F))", "left_inverse(
 def test_derivation_round_trips(L, expr, named):
     names = {"F": "((a,b),(c,d))" if isinstance(L.shape[0], tuple) else
              "(" + ",".join(f"x{i}" for i in range(L.rank)) + ")"} if named else {}
-    kind, d = outcome("derive_expr", recipes.derive_expr, expr, {"F": str(L)}, names, seconds=30)
+    kind, d = outcome("derive_expr", derive_expr, expr, {"F": str(L)}, names, seconds=30)
     if kind == "error":
         return
     text = d.to_json()
@@ -172,7 +174,7 @@ def test_recipes_round_trip():
 F_JSON = sym.formula(Layout.parse("(4,8):(8,1)"), "(m,k)").to_json()
 P_JSON = sym.prove_right_inverse(Layout.parse("(4,8):(8,1)")).to_json()
 P2_JSON = sym.is_injective(Layout.parse("(4,2):(1,1)")).to_json()
-D_JSON = recipes.derive_expr("upcast<2>(right_inverse(F))", {"F": "(4,8):(8,1)"}, {"F": "(m,k)"}).to_json()
+D_JSON = derive_expr("upcast<2>(right_inverse(F))", {"F": "(4,8):(8,1)"}, {"F": "(m,k)"}).to_json()
 JSON_POOL = ['"', "{", "}", "[", "]", ",", ":", "null", "true", "1e400", "-1", "0", "4611686018427387904",
              '"layout"', '"axes"', '"role"', '"value"', '"step"', '"kind"', '"tuple"', '"text"',
              '"((((((((((1))))))))))"', '"Sw<3,4,3> o 0 o 8:1"', '"__import__(\'os\')"', '"<script>"', "\\u0000",

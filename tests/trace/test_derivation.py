@@ -8,7 +8,7 @@ import pytest
 import symcute as sc
 from symcute.errors import LayoutError, SymcuteError
 from symcute.trace import Derivation, rule_for
-from symcute.trace import hook
+from symcute.core import hook
 
 F_TEXT = "((4,8,2,2),((2,2,2),(1,1))):((64,1,16,0),((32,8,256),(0,0)))"
 

@@ -16,11 +16,11 @@ from dataclasses import dataclass
 
 from ..core import Layout
 from ..errors import LayoutError, SymcuteError
-from .hwcheck_model import OperandMap, operand_map
-from .hwcheck_values import SplitMix64, pack, value_type
-from .mma_atom import MMAAtom
-from .mma_catalog import WARP_ATOMS
-from .mma_lookup import mma_atom
+from .model import OperandMap, operand_map
+from .values import SplitMix64, pack, value_type
+from ..atoms.mma_atom import MMAAtom
+from ..atoms.mma_catalog import WARP_ATOMS
+from ..atoms.mma_lookup import mma_atom
 
 LANES = 32
 WARPGROUP = 128

@@ -8,12 +8,14 @@ names (``right_inverse(formula(F, ...))``, ``with_shape(G, (32,16), (m,k))``,
 
 from __future__ import annotations
 
-from ..core import expr as _expr
-from ..core.expr import TypeName, register_function, register_method
+from ..core.layout import Layout
 from ..errors import SymcuteError
-from . import ops
-from .formula import Formula, formula
-from .names import check_name
+from ..symbolic import ops
+from ..symbolic import prover
+from ..symbolic.formula import Formula, formula
+from ..symbolic.names import check_name
+from .language import TypeName
+from .registry import REGISTRY, register_function, register_method
 
 
 def names_value(v):
@@ -29,7 +31,6 @@ def names_value(v):
 
 def _formula(layout, names=None):
     if isinstance(layout, (int, tuple)) and not isinstance(layout, bool):
-        from ..core.layout import Layout
         layout = Layout(layout)
     return formula(layout, None if names is None else names_value(names))
 
@@ -57,7 +58,7 @@ def _dispatch(core_fn, sym_fn):
 
 
 for _name, _sym in _OPS.items():
-    _core = _expr._FUNCTIONS.get(_name)
+    _core = REGISTRY.function(_name)
     if _core is not None:
         register_function(_name, _dispatch(_core, _sym))
 
@@ -67,9 +68,7 @@ register_method(Formula, "with_shape", lambda f, *shape: ops.with_shape(f, *shap
 register_method(Formula, "compose", lambda f, *o: ops.composition(f, o[0] if len(o) == 1 else tuple(o)))
 
 # the prover: calc prints the Proof (statement, verdict, certificate)
-from . import prover as _prover  # noqa: E402
-
 for _name in ("prove", "prove_right_inverse", "prove_left_inverse", "is_injective", "is_surjective",
               "is_bijective", "witness"):
-    register_function(_name, getattr(_prover, _name))
-register_function("Compose", lambda outer, inner: _prover.Compose(outer, inner))
+    register_function(_name, getattr(prover, _name))
+register_function("Compose", lambda outer, inner: prover.Compose(outer, inner))

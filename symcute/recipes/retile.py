@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from ... import symbolic as sym
-from ...core import Layout, ceil_div, right_inverse, upcast
-from ...core import int_tuple as it
-from ...errors import SymcuteError
-from ..derivation import Derivation
+from .. import symbolic as sym
+from ..core import Layout, ceil_div, right_inverse, upcast
+from ..core import int_tuple as it
+from ..errors import SymcuteError
+from ..trace.derivation import Derivation
 from .steps import (
     ATOM_AXES, OPERANDS, _atom_layout, _atom_layout_names, _largest_value, _leaf_modes,
     _names_tree, _operand, add_evaluation, add_formula, add_proof, add_table, coordinate_terms, cute,
@@ -33,8 +33,8 @@ def derive_retile(mma="SM80_16x8x16_F16F16F16F16_TN", atom_layout=(2, 2, 1), ope
     examples and tables.
     @post the labels F, G, H, frg_layout_mn, retile name the CuTe values
     """
-    from ...atoms import copy_atom as lookup_copy, make_tiled_mma
-    from ...atoms import make_tiled_copy_A, make_tiled_copy_B, make_tiled_copy_C
+    from ..atoms import copy_atom as lookup_copy, make_tiled_mma
+    from ..atoms import make_tiled_copy_A, make_tiled_copy_B, make_tiled_copy_C
     op = _operand(operand)
     shape_layout = _atom_layout(atom_layout)
     if frg_values is not None and (isinstance(frg_values, bool) or not isinstance(frg_values, int)

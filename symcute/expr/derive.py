@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from ... import symbolic as sym
-from ...core import int_tuple as it
-from ...errors import SymcuteError
-from ..derivation import Derivation
-from .steps import _last_node, add_formula, add_proof, add_table, cute
+from .. import symbolic as sym
+from ..core import int_tuple as it
+from ..errors import SymcuteError
+from ..trace.derivation import Derivation
+from ..recipes.steps import add_formula, add_proof, add_table, cute, last_node
+from . import language
 
 def derive_expr(text: str, lets: dict | None = None, names: dict | None = None) -> Derivation:
     """Evaluate an expression of the expression language under a derivation, with a formula and checks per step.
@@ -20,16 +21,15 @@ def derive_expr(text: str, lets: dict | None = None, names: dict | None = None) 
     for left_inverse, equality as functions for with_shape and coalesce,
     ``result(c) == lhs(rhs(c))`` for composition.
     """
-    from ... import lang
-    from ...core.layout import Layout as _Layout
-    from ...symbolic.names import parse_names
+    from ..core.layout import Layout as _Layout
+    from ..symbolic.names import parse_names
     if not isinstance(text, str) or not text.strip():
         raise SymcuteError("derive expr: the expression is empty")
     lets = dict(lets or {})
     names = dict(names or {})
     env, shown = {}, []
     for var, value in lets.items():
-        val = lang.parse_expr_text(value).evaluate(env) if isinstance(value, str) else value
+        val = language.parse_expr_text(value).evaluate(env) if isinstance(value, str) else value
         env[var] = val
     formulas = {}
     for var, tree in names.items():
@@ -47,7 +47,7 @@ def derive_expr(text: str, lets: dict | None = None, names: dict | None = None) 
     with d:
         for var, val in env.items():
             d.label(val, var)
-        parsed = lang.parse_expr_text(text)
+        parsed = language.parse_expr_text(text)
         result = parsed.evaluate(env)
         d.label(result, "result")
     steps = d.steps(top_level_only=True)
@@ -62,7 +62,7 @@ def derive_expr(text: str, lets: dict | None = None, names: dict | None = None) 
 
 
 def _names_text(f) -> str:
-    from ...symbolic.names import format_names
+    from ..symbolic.names import format_names
     return format_names(f.names)
 
 
@@ -82,7 +82,7 @@ _SYM_OPS = {"right_inverse": ("right_inverse", ("layout",)), "left_inverse": ("l
 
 def _explain_step(d: Derivation, step, k: int, known: dict) -> None:
     """The formula of a step's result (names followed through the symbolic layer) and its guaranteed identity."""
-    from ...core.layout import Layout as _Layout
+    from ..core.layout import Layout as _Layout
     out = d.obj(step.output) if step.output is not None else None
     if not isinstance(out, _Layout) or not _int_strides(out):
         return
@@ -122,8 +122,8 @@ def _int_strides(layout) -> bool:
 
 
 def _step_check(d: Derivation, step, k: int, args: dict, f) -> None:
-    from ...symbolic import Compose
-    from ...symbolic.formula import Formula
+    from ..symbolic import Compose
+    from ..symbolic.formula import Formula
     rule, label = step.rule, d.graph.nodes[step.output]["label"]
 
     def name_of(key):
@@ -154,4 +154,4 @@ def _step_check(d: Derivation, step, k: int, args: dict, f) -> None:
             return
     rid = {"right_inverse": "prove_right_inverse", "left_inverse": "prove_left_inverse"}.get(claim, "prove_equal")
     add_proof(d, rid, p, {"result": d.obj(step.output)}, lab, claim, n)
-    d.graph.nodes[_last_node(d)]["details"]["step"] = k
+    d.graph.nodes[last_node(d)]["details"]["step"] = k

@@ -1,4 +1,4 @@
-"""The recording hook that ``core`` and ``atoms`` call into (the one upward import they have).
+"""The recording hook: a leaf of ``core`` that every traced operation calls into (it imports only errors).
 
 While a derivation is active (``symcute.trace.Derivation`` as a context manager)
 ``current`` holds its recorder; otherwise it holds ``None`` and a traced

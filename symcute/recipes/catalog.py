@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from ... import symbolic as sym
-from ...core import Layout, right_inverse
-from ...core import int_tuple as it
-from ...errors import LayoutError
-from ..derivation import Derivation
+from .. import symbolic as sym
+from ..core import Layout, right_inverse
+from ..core import int_tuple as it
+from ..errors import LayoutError
+from ..trace.derivation import Derivation
 from .steps import add_table
 
 def derive_catalog(filter: str | None = None, arch: str | None = None) -> Derivation:
@@ -18,8 +18,8 @@ def derive_catalog(filter: str | None = None, arch: str | None = None) -> Deriva
     ``left_inverse(L)`` undoes L.  The operations run unrecorded (thousands of
     them); the derivation holds the table.
     """
-    from ...atoms import mma_atoms
-    from ..rules import CUTLASS_VERSION
+    from ..atoms import mma_atoms
+    from ..trace.rules import CUTLASS_VERSION
     d = Derivation("right_inverse / left_inverse of the MMA atom catalog", recipe="catalog", filter=filter,
                    arch=arch)
     rows = []

@@ -11,24 +11,25 @@ operations recorded here); the report only formats.
   ``right_inverse``, ``with_shape``, ``upcast<TiledNumThr*V>``, ``retile``.
 - :func:`derive_tv`: the TV layouts of a TiledMMA with their right_inverse facts
   (for atoms without an LDSM-style tiled copy, such as SM90 GMMA).
-- :func:`derive_expr`: any expression of the expression language, each step
-  with its formula and the identities it guarantees proved.
 - :func:`derive_catalog`: right_inverse / left_inverse facts of every
   catalogued MMA atom's A/B/C TV layouts.
+
+``derive expr`` (any expression, step by step) is the expression language's own
+recipe, :func:`symcute.expr.derive_expr`: it sits above this package because it
+reads the language.
 
 Step details are JSON-native (ints, strings, lists, dicts), so a derivation
 re-imported with ``Derivation.from_json`` renders the same report.
 """
 
 from .catalog import derive_catalog
-from .expr import derive_expr
 from .retile import SEED, derive_retile
 from .steps import (
     ENUMERATE_LIMIT, OPERANDS, add_evaluation, add_formula, add_proof, add_table, coordinate_terms, cute,
-    distinct_values, image, mode_terms,
+    distinct_values, image, last_node, mode_terms,
 )
 from .tv import derive_tv
 
-__all__ = ["SEED", "derive_retile", "derive_expr", "derive_tv", "derive_catalog", "OPERANDS", "ENUMERATE_LIMIT",
+__all__ = ["SEED", "derive_retile", "derive_tv", "derive_catalog", "OPERANDS", "ENUMERATE_LIMIT",
            "add_evaluation", "add_formula", "add_proof", "add_table", "coordinate_terms", "cute",
-           "distinct_values", "image", "mode_terms"]
+           "distinct_values", "image", "last_node", "mode_terms"]

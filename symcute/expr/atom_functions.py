@@ -6,29 +6,30 @@ C++ spellings work as written in a kernel::
     make_tiled_copy_A(Copy_Atom<SM75_U32x2_LDSM_N, half_t>{}, mma).get_layoutS_TV()
     mma.get_slice(0).partition_fragment_A(make_tensor<half_t>(Shape<_32,_16>{}))
 
-Atom names are values through the ``Name{}`` hook of ``core.expr`` (one entry
+Atom names are values through the ``Name{}`` entries of the registry (one entry
 per catalogued name), bare identifiers (``TypeName``) are accepted wherever an
 atom is expected, and tensors are represented by their layouts.
 """
 
 from __future__ import annotations
 
-from ..core import Layout, Underscore, _
-from ..core.expr import _FUNCTIONS, TypeName, register_function, register_method
-from ..errors import LayoutError
-from . import mma_gmma
-from .copy_atom import CopyAtom
-from .copy_catalog import FIXED, _AUTOVEC, _AUTOVEC_ALIASES, _TEMPLATES, copy_atom
-from .lint import lint_copy_atom, lint_mma_atom
-from .mma_atom import MMAAtom
-from .mma_catalog import WARP_ATOMS
-from .mma_lookup import mma_atom
-from .names import tile_names, tv_names
-from .tiled_copy import (
+from ..atoms import mma_gmma
+from ..atoms.copy_atom import CopyAtom
+from ..atoms.copy_catalog import copy_atom, copy_operation_names
+from ..atoms.lint import lint_copy_atom, lint_mma_atom
+from ..atoms.mma_atom import MMAAtom
+from ..atoms.mma_catalog import WARP_ATOMS
+from ..atoms.mma_lookup import mma_atom
+from ..atoms.names import tile_names, tv_names
+from ..atoms.tiled_copy import (
     ThrCopy, TiledCopy, make_tiled_copy, make_tiled_copy_A, make_tiled_copy_B, make_tiled_copy_C,
     make_tiled_copy_D, make_tiled_copy_S,
 )
-from .tiled_mma import ThrMMA, TiledMMA, make_tiled_mma
+from ..atoms.tiled_mma import ThrMMA, TiledMMA, make_tiled_mma
+from ..core import Layout, Underscore, _
+from ..errors import LayoutError
+from .language import TypeName
+from .registry import REGISTRY, register_function, register_method
 
 
 def _spelling(x) -> str:
@@ -142,7 +143,7 @@ _TABLE = {
 
 for _name, _fn in _TABLE.items():
     register_function(_name, _fn)
-register_function("size", _wrap_size(_FUNCTIONS["size"]))
+register_function("size", _wrap_size(REGISTRY.function("size")))
 
 
 def _atom_value(name: str):
@@ -159,7 +160,7 @@ def _copy_value(name: str):
     return lambda *targs: copy_atom(_spelling(TypeName(name, tuple(targs))))
 
 
-for _name in list(FIXED) + list(_TEMPLATES) + list(_AUTOVEC_ALIASES) + [_AUTOVEC]:
+for _name in copy_operation_names():
     register_function(_name + "{}", _copy_value(_name))
 
 

@@ -6,10 +6,10 @@ read back with ``Derivation.from_json`` renders the same report.
 
 from __future__ import annotations
 
-from ... import symbolic as sym
-from ...core import int_tuple as it
-from ...errors import SymcuteError
-from ..derivation import Derivation
+from .. import symbolic as sym
+from ..core import int_tuple as it
+from ..errors import SymcuteError
+from ..trace.derivation import Derivation
 
 # operand -> (tile modes of the MMA tile (M,N,K), the tile's axis names, the broadcast mode of thr_layout_vmnk)
 OPERANDS = {"A": ((0, 2), ("m", "k"), 2), "B": ((1, 2), ("n", "k"), 1), "C": ((0, 1), ("m", "n"), None)}
@@ -56,7 +56,7 @@ def _atom_layout(x) -> tuple:
 
 def _atom_layout_names(mma) -> frozenset:
     """The names of the atom layout's thread digits (``wm, wn, wk``), as opposed to the atom's own ``t*``."""
-    from ...atoms.names import atom_thread_digits, mma_thread_table
+    from ..atoms.names import atom_thread_digits, mma_thread_table
     return frozenset(d.name for d in mma_thread_table(mma)) - {d.name for d in atom_thread_digits(mma.atom)}
 
 
@@ -163,7 +163,7 @@ def add_proof(d: Derivation, rule: str, proof, inputs: dict, labels: list, claim
     d.add_step(rule, inputs, proof, details)
 
 
-def _last_node(d: Derivation) -> str:
+def last_node(d: Derivation) -> str:
     """The step node recorded last."""
     return max((n for n, x in d.graph.nodes(data=True) if x.get("role") == "step"), key=lambda n: int(n[1:]))
 

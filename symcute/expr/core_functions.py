@@ -7,24 +7,25 @@ so every CuTe spelling of a call maps onto one function.
 
 from __future__ import annotations
 
-from ..errors import LayoutError
-from . import int_tuple as it
-from .coalesce import coalesce, filter, filter_zeros
-from .common import max_common_layout, max_common_vector, nullspace
-from .complement import complement
-from .composed import ComposedLayout
-from .composition import composition
-from .divide import flat_divide, logical_divide, tiled_divide, zipped_divide
-from .expr import TypeName, register_function, register_method
-from .inverse import left_inverse, right_inverse
-from .layout import (
+from ..core import int_tuple as it
+from ..core.coalesce import coalesce, filter, filter_zeros
+from ..core.common import max_common_layout, max_common_vector, nullspace
+from ..core.complement import complement
+from ..core.composed import ComposedLayout
+from ..core.composition import composition
+from ..core.divide import flat_divide, logical_divide, tiled_divide, zipped_divide
+from ..core.inverse import left_inverse, right_inverse
+from ..core.layout import (
     Layout, append, cosize, flatten, group, make_identity_layout, make_layout, make_layout_like,
     make_ordered_layout, prepend, select, take,
 )
-from .products import (
+from ..core.products import (
     blocked_product, flat_product, logical_product, raked_product, tile_to_shape, tiled_product, zipped_product,
 )
-from .recast import downcast, recast_layout, upcast
+from ..core.recast import downcast, recast_layout, upcast
+from ..errors import LayoutError
+from .language import TypeName
+from .registry import register_function, register_method
 
 
 def _layout(x, fn: str) -> Layout:

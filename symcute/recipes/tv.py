@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from ... import symbolic as sym
-from ...core import right_inverse
-from ...core import int_tuple as it
-from ..derivation import Derivation
+from .. import symbolic as sym
+from ..core import right_inverse
+from ..core import int_tuple as it
+from ..trace.derivation import Derivation
 from .steps import (
-    OPERANDS, _atom_layout, _last_node, _names_tree, _operand, add_evaluation, add_formula, add_proof, add_table,
+    OPERANDS, _atom_layout, last_node, _names_tree, _operand, add_evaluation, add_formula, add_proof, add_table,
     cute,
 )
 
@@ -19,7 +19,7 @@ def derive_tv(mma="SM90_64x64x16_F16F16F16_SS<GMMA::Major::K,GMMA::Major::K>", a
     ``F(G(i)) == i``, ``G(F(x)) == x``, injectivity, surjectivity onto the
     operand tile, and a worked example (G's top digit).
     """
-    from ...atoms import make_tiled_mma
+    from ..atoms import make_tiled_mma
     shape_layout = _atom_layout(atom_layout)
     ops = [_operand(o) for o in operands]
     d = Derivation(f"TV layouts of {mma} tiled {cute(shape_layout)}", recipe="tv", mma=str(mma),
@@ -73,7 +73,7 @@ def _tv_operand(d, tiled, op) -> None:
                    tile[0] * tile[1])]
     for rule, p, claim, n, target in checks:
         add_proof(d, rule, p, {"L": F, "R": G} if "inverse" in rule else {"L": F}, ["F", "G"], claim, n, target)
-        d.graph.nodes[_last_node(d)]["details"]["operand"] = op
+        d.graph.nodes[last_node(d)]["details"]["operand"] = op
     if Gf.axes:
         top = max(Gf.axes, key=lambda a: a.stride)
         q = top.weight

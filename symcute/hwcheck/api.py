@@ -27,17 +27,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import SymcuteError
-from .hwcheck_plan import (
+from ..oracle.toolchain import find_cute_include
+from .plan import (
     DEFAULT_ARCH, LANES, Case, atom_from_spec, atom_spec, catalog_cases, fingerprint, forced_guard, make_inputs,
     user_case,
 )
-from .hwcheck_program import nvcc_flags, program_text, run_script
-from .hwcheck_report import (
+from .program import nvcc_flags, program_text, run_script
+from .report import (
     NO_TENSOR_OP, AGREE, DISAGREE, ERROR, NOT_RUN, UNSUPPORTED, CaseResult, Report, evaluate_case, parse_sass, types_text,
 )
-from .mma_atom import MMAAtom
-from .mma_catalog import WARP_ATOMS
-from .mma_lookup import mma_atom
+from ..atoms.mma_atom import MMAAtom
+from ..atoms.mma_catalog import WARP_ATOMS
+from ..atoms.mma_lookup import mma_atom
 
 FORMAT = "symcute-hwcheck/1"
 DEFAULT_SEED = 20260101
@@ -49,7 +50,7 @@ GMMA_SAMPLE_N = (8, 256)
 
 def gmma_sample(n_values=GMMA_SAMPLE_N) -> list[str]:
     """One GMMA atom per family (types), source (SS/RS) and N in ``n_values``: C layouts at both ends of N."""
-    from . import mma_gmma
+    from ..atoms import mma_gmma
     out = []
     for base, fam, n, _source in mma_gmma.all_base_names(False):
         if n in n_values:
@@ -128,7 +129,7 @@ class Plan:
         out.mkdir(parents=True, exist_ok=True)
         rows, blob = self._layout()
         man = self.manifest()
-        include = cutlass_include()
+        include = find_cute_include()
         paths = {
             "program": out / "hwcheck.cu",
             "inputs": out / "inputs.bin",
@@ -179,28 +180,11 @@ def plan(atoms=(), *, filter: str | None = None, all: bool = False, gmma: bool =
     return Plan(cases, skipped, int(seed), int(trials), arch)
 
 
-def cutlass_include() -> Path | None:
-    """CUTLASS's include folder from the ``nvidia-cutlass`` wheel (or $CUTLASS_INCLUDE)."""
-    env = os.environ.get("CUTLASS_INCLUDE")
-    if env and (Path(env) / "cute").is_dir():
-        return Path(env)
-    import importlib.util
-    try:
-        spec = importlib.util.find_spec("cutlass_library")
-    except (ImportError, ValueError):
-        return None
-    for loc in (spec.submodule_search_locations or []) if spec else []:
-        inc = Path(loc) / "source" / "include"
-        if (inc / "cute").is_dir():
-            return inc
-    return None
-
-
 def build_program(directory, arch: str = DEFAULT_ARCH) -> Path:
     """Compile ``hwcheck.cu`` in ``directory`` with nvcc (no GPU needed)."""
     d = Path(directory)
     nvcc = shutil.which(os.environ.get("NVCC", "nvcc"))
-    inc = cutlass_include() or (d / "include")
+    inc = find_cute_include() or (d / "include")
     if not nvcc:
         raise SymcuteError("hwcheck: nvcc is not on PATH (set NVCC, or build on the GPU machine with run.sh)")
     cmd = [nvcc, *nvcc_flags(arch).split(), f"-I{inc}", "hwcheck.cu", "-o", "hwcheck_prog"]

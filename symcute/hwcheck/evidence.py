@@ -1,6 +1,6 @@
 """Evidence that catalogued atoms' layouts were confirmed on a GPU, and the check that it still applies.
 
-The evidence file (``symcute/atoms/data/hw_evidence.json``, written by
+The evidence file (``symcute/hwcheck/data/hw_evidence.json``, written by
 ``symcute hwcheck --results FILE --evidence-out FILE``) records, per atom, the
 fingerprint of the layouts that ran (sha256 of the canonical text of shape,
 thr_id, A/B/C layouts and value types) and the verdict.  :func:`check_evidence`
@@ -15,9 +15,9 @@ import json
 from pathlib import Path
 
 from ..errors import SymcuteError
-from .hwcheck_plan import CORRECTIONS, fingerprint
-from .hwcheck_report import AGREE, DISAGREE, UNSUPPORTED, Report
-from .mma_catalog import WARP_ATOMS
+from .plan import CORRECTIONS, fingerprint
+from .report import AGREE, DISAGREE, UNSUPPORTED, Report
+from ..atoms.mma_catalog import WARP_ATOMS
 
 FORMAT = "symcute-hwcheck-evidence/1"
 EVIDENCE_PATH = Path(__file__).parent / "data" / "hw_evidence.json"
@@ -84,7 +84,7 @@ def evidence_from_report(report: Report, run: int = 0) -> dict:
     ev = {"format": FORMAT, "runs": [run],
           "covered_families": sorted({family(n) for n in atoms if n in WARP_ATOMS}),
           "atoms": dict(sorted(atoms.items())), "user_atoms": users}
-    from .hwcheck_api import GMMA_SAMPLE_N, gmma_sample
+    from .api import GMMA_SAMPLE_N, gmma_sample
     if set(gmma_sample()) <= set(atoms):
         ev["gmma_sample_n"] = list(GMMA_SAMPLE_N)
     return ev
@@ -154,8 +154,8 @@ def check_evidence(evidence: dict, catalog: dict | None = None) -> list[str]:
 
 def _check_gmma(evidence: dict) -> list[str]:
     """The GMMA sample: each recorded atom still has the layouts that ran, and the sample is complete."""
-    from .hwcheck_api import gmma_sample
-    from .mma_lookup import mma_atom
+    from .api import gmma_sample
+    from ..atoms.mma_lookup import mma_atom
     recorded = evidence["atoms"]
     problems = []
     for name in gmma_sample(tuple(evidence["gmma_sample_n"])):

@@ -13,10 +13,9 @@ Grammar (read by symcute's own reader; nothing is ever passed to an evaluator)::
               | NAME                                         variable (--let), '_', or a type name
     args     := [expr (',' expr)*]
 
-Functions and methods come from a registry: ``core`` registers the layout
-algebra; higher layers (atoms, symbolic) register theirs with
-:func:`register_function`.  Template arguments are passed after the call's own
-arguments, so ``upcast<1024>(L)`` and ``upcast(L, 1024)`` are the same call.
+Functions and methods come from :data:`symcute.expr.registry.REGISTRY` (filled by
+this package's ``*_functions`` modules).  Template arguments are passed after the
+call's own arguments, so ``upcast<1024>(L)`` and ``upcast(L, 1024)`` are the same call.
 """
 
 from __future__ import annotations
@@ -24,28 +23,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from ..core.composed import ComposedLayout
+from ..core.layout import Layout, Underscore, _
+from ..core.parse import Reader
+from ..core.swizzle import Swizzle
 from ..errors import LayoutError, LimitError, ParseError, SymcuteError
-from .composed import ComposedLayout
-from .layout import Layout, Underscore, _
-from .parse import Reader
-from .swizzle import Swizzle
-
-_FUNCTIONS: dict[str, Callable] = {}
-_METHODS: dict[tuple[type, str], Callable] = {}
-
-
-def register_function(name: str, fn: Callable) -> None:
-    """Make ``fn`` callable as ``name(...)`` (template arguments are appended to the call's)."""
-    _FUNCTIONS[name] = fn
-
-
-def register_method(cls: type, name: str, fn: Callable) -> None:
-    """Make ``value.name(...)`` callable on values of type ``cls`` as ``fn(value, ...)``."""
-    _METHODS[(cls, name)] = fn
+from .registry import REGISTRY
 
 
 def functions() -> list[str]:
-    return sorted(_FUNCTIONS)
+    """The names the language can call (``Name{}`` entries are C++ value constructors)."""
+    return REGISTRY.names()
 
 
 @dataclass(frozen=True)
@@ -227,7 +215,7 @@ class _Budget:
         if self.left < 0:
             raise LimitError(f"expression {_clip(self.text)}: its integers (each literal and each use of a variable) "
                              f"total more than {MAX_INTEGER_BITS} bits, which exceeds the limit "
-                             f"(symcute.core.expr.MAX_INTEGER_BITS); CuTe's integers are 64-bit")
+                             f"(symcute.expr.language.MAX_INTEGER_BITS); CuTe's integers are 64-bit")
         return value
 
 
@@ -283,17 +271,16 @@ def _eval(node, env: dict, depth: int, budget: _Budget):
             if isinstance(target, (Layout, ComposedLayout)):
                 return target(*values)
             raise LayoutError(f"{name} is a {type(target).__name__}, not a function or a layout")
-        fn = _FUNCTIONS.get(name)
+        fn = REGISTRY.function(name)
         if fn is None:
             raise ParseError(f"unknown function {name!r} at position {pos}; known: {', '.join(functions())}")
         values = [ev(a) for a in args] + [ev(a) for a in targs]
         return _apply(name, fn, values)
     if kind == "method":
         name, target, args = node[1], ev(node[2]), [ev(a) for a in node[3]]
-        for cls in type(target).__mro__:
-            fn = _METHODS.get((cls, name))
-            if fn is not None:
-                return _apply(f".{name}", fn, [target] + args)
+        fn = REGISTRY.method(type(target), name)
+        if fn is not None:
+            return _apply(f".{name}", fn, [target] + args)
         raise ParseError(f"{type(target).__name__} has no method {name!r} (position {node[4]})")
     raise ParseError(f"cannot evaluate {kind}")
 
@@ -356,7 +343,7 @@ def _cpp_value(name: str, targs: list, pos: int):
         return Swizzle(*(_as_int(t) for t in targs))
     if name == "Underscore":
         return _
-    fn = _FUNCTIONS.get(name + "{}")
+    fn = REGISTRY.function(name + "{}")
     if fn is not None:  # higher layers register constructible types, e.g. an MMA atom's tag
         return _apply(f"{name}{{}}", fn, targs)
     return TypeName(name, tuple(targs))

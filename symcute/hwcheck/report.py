@@ -12,9 +12,9 @@ import json
 import re
 from dataclasses import dataclass, field
 
-from .hwcheck_model import Comparison, assemble, compare_trial, predict_d
-from .hwcheck_plan import Case, fingerprint
-from .hwcheck_values import unpack
+from .model import Comparison, assemble, compare_trial, predict_d
+from .plan import Case, fingerprint
+from .values import unpack
 from ..markup import cell, code
 
 AGREE, DISAGREE, ERROR, UNSUPPORTED, NOT_RUN = "agree", "disagree", "error", "unsupported", "not run"

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 
 from ..errors import SymcuteError
-from .hwcheck_plan import LANES, target_cc
+from .plan import LANES, target_cc
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(::[A-Za-z_][A-Za-z0-9_]*)*")
 

@@ -1,4 +1,4 @@
-"""The recipes of symcute.trace.recipes: their values are the atoms' and core's, their checks the prover's."""
+"""The recipes of symcute.recipes: their values are the atoms' and core's, their checks the prover's."""
 
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -9,11 +9,12 @@ from symcute.atoms import make_tiled_mma, mma_atoms
 from symcute.errors import SymcuteError
 from symcute.report import markdown
 from symcute.trace import Derivation
-from symcute.trace.recipes import (
-    SEED, coordinate_terms, derive_catalog, derive_expr, derive_retile, derive_tv, distinct_values, image,
+from symcute.expr import derive_expr
+from symcute.recipes import (
+    SEED, coordinate_terms, derive_catalog, derive_retile, derive_tv, distinct_values, image,
 )
 
-from .seedfacts import has, plain
+from ..report.seedfacts import has, plain
 
 
 def test_retile_values_are_the_atoms_values():

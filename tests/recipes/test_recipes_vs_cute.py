@@ -9,7 +9,7 @@ import os
 
 import pytest
 
-from symcute.trace.recipes import SEED, derive_retile, derive_tv
+from symcute.recipes import SEED, derive_retile, derive_tv
 from ..cute_policy import cute_unavailable
 
 MMA = "auto mma = make_tiled_mma({mma}{{}}, Layout<Shape<{shape}>>{{}}); "

@@ -1,0 +1,152 @@
+"""The layers hold: no module of symcute imports a layer above its own (function-level imports included).
+
+The stack, bottom to top (a package may import only those to its left, and the leaves)::
+
+    core <- atoms <- symbolic <- memory <- trace <- recipes <- report <- expr <- cli
+
+``errors`` and ``markup`` are leaves every layer may import.  ``oracle`` (real
+CuTe compiled with g++) and ``hwcheck`` (real tensor cores) sit beside the
+stack: they may read ``core`` (and ``hwcheck`` the atom catalog and the
+oracle's header lookup); only the CLI calls ``hwcheck``; no layer calls the
+oracle (the tests do).  ``symcute/__init__.py`` re-exports the public API and is
+no layer.  A package not in the table fails the test until it is placed.
+"""
+
+from __future__ import annotations
+
+import ast
+import pathlib
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[1] / "symcute"
+
+STACK = ["core", "atoms", "symbolic", "memory", "trace", "recipes", "report", "expr", "cli", "__main__"]
+LEAVES = {"errors", "markup"}
+BESIDE = {"oracle": {"core"}, "hwcheck": {"core", "atoms", "oracle"}}
+CALLERS_OF_BESIDE = {"hwcheck": {"cli", "__main__"}, "oracle": {"hwcheck"}}
+
+
+def allowed(src: str, dst: str) -> bool:
+    """May layer ``src`` import layer ``dst``?"""
+    if src == dst or dst in LEAVES:
+        return True
+    if src in LEAVES:
+        return False
+    if src in BESIDE:
+        return dst in BESIDE[src]
+    if dst in BESIDE:
+        return src in CALLERS_OF_BESIDE[dst]
+    return STACK.index(dst) < STACK.index(src)
+
+
+def _module_name(path: pathlib.Path, root: pathlib.Path) -> tuple[str, bool]:
+    parts = list(path.relative_to(root.parent).with_suffix("").parts)
+    is_package = parts[-1] == "__init__"
+    if is_package:
+        parts = parts[:-1]
+    return ".".join(parts), is_package
+
+
+def _exists(module: str, root: pathlib.Path) -> bool:
+    rel = pathlib.Path(*module.split(".")[1:])
+    return (root / rel).with_suffix(".py").is_file() or (root / rel / "__init__.py").is_file()
+
+
+def imports_of(path: pathlib.Path, root: pathlib.Path):
+    """``(line, imported module)`` for every import in the file: top-level, in functions, in classes."""
+    name, is_package = _module_name(path, root)
+    package = name if is_package else name.rpartition(".")[0]
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield node.lineno, alias.name
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[:len(base) - (node.level - 1)]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            for alias in node.names:   # `from .. import symbolic` imports the subpackage symcute.symbolic
+                sub = f"{target}.{alias.name}"
+                yield node.lineno, sub if _exists(sub, root) else target
+        elif (isinstance(node, ast.Call) and isinstance(node.func, (ast.Attribute, ast.Name))
+              and getattr(node.func, "attr", getattr(node.func, "id", None)) == "import_module"
+              and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
+            yield node.lineno, node.args[0].value
+
+
+def layer_of(module: str, root_name: str) -> str | None:
+    parts = module.split(".")
+    if parts[0] != root_name:
+        return None
+    return parts[1] if len(parts) > 1 else "__init__"
+
+
+def violations(root: pathlib.Path = ROOT) -> list[str]:
+    found = []
+    known = set(STACK) | LEAVES | set(BESIDE)
+    for path in sorted(root.rglob("*.py")):
+        name, _ = _module_name(path, root)
+        src = layer_of(name, root.name)
+        if src == "__init__":
+            continue   # the package root re-exports the public API
+        if src not in known:
+            found.append(f"{path.relative_to(root.parent)}: package {src!r} has no place in the layer table")
+            continue
+        for line, module in imports_of(path, root):
+            dst = layer_of(module, root.name)
+            if dst is None:
+                continue
+            if dst == "__init__":
+                dst_ok = src in ("cli", "__main__")   # the facade (``symcute.__version__``) is for the top only
+            else:
+                dst_ok = dst in known and allowed(src, dst)
+            if not dst_ok:
+                found.append(f"{path.relative_to(root.parent)}:{line}: {src} imports {module} ({dst})")
+    return found
+
+
+def test_no_module_imports_a_layer_above_its_own():
+    assert violations() == []
+
+
+def test_every_layer_is_a_package_of_the_tree():
+    present = {p.name for p in ROOT.iterdir() if (p / "__init__.py").is_file()}
+    present |= {p.stem for p in ROOT.glob("*.py") if p.stem != "__init__"}
+    placed = set(STACK) | LEAVES | set(BESIDE)
+    assert present - placed == set()
+    assert placed - present <= {"memory"}   # memory is being created; the table is ready for it
+
+
+@pytest.mark.parametrize("where, text, expected", [
+    ("core/x.py", "def f():\n    from ..trace.derivation import Derivation\n", "core imports symcute.trace.derivation"),
+    ("atoms/x.py", "from .. import symbolic as sym\n", "atoms imports symcute.symbolic"),
+    ("symbolic/x.py", "import importlib\nimportlib.import_module('symcute.report')\n", "symbolic imports symcute.report"),
+    ("core/x.py", "from ..hwcheck import api\n", "core imports symcute.hwcheck"),
+    ("oracle/x.py", "from symcute.atoms import mma_atom\n", "oracle imports symcute.atoms"),
+    ("report/x.py", "from ..expr import evaluate\n", "report imports symcute.expr"),
+])
+def test_the_walk_finds_an_upward_import(tmp_path, where, text, expected):
+    root = tmp_path / "symcute"
+    for pkg in set(STACK + list(BESIDE)) - {"__main__"}:
+        (root / pkg).mkdir(parents=True)
+        (root / pkg / "__init__.py").write_text("")
+    (root / "__init__.py").write_text("")
+    (root / where).write_text(text)
+    found = violations(root)
+    assert len(found) == 1 and expected in found[0], found
+
+
+def test_downward_and_beside_imports_pass(tmp_path):
+    root = tmp_path / "symcute"
+    for pkg in set(STACK + list(BESIDE)) - {"__main__"}:
+        (root / pkg).mkdir(parents=True)
+        (root / pkg / "__init__.py").write_text("")
+    (root / "__init__.py").write_text("")
+    (root / "errors.py").write_text("")
+    (root / "report" / "x.py").write_text("from ..core import Layout\nfrom .. import errors\nfrom . import y\n")
+    (root / "hwcheck" / "x.py").write_text("from ..oracle import toolchain\nfrom ..atoms import mma_atom\n")
+    (root / "cli" / "x.py").write_text("def f():\n    from ..hwcheck import x\n    from .. import __version__\n")
+    assert violations(root) == []
