@@ -1,0 +1,260 @@
+"""The hardware cases: every analysed access that the H200 run measures.
+
+A case is a *spec* (plain JSON: how to rebuild it from symcute's own API) and
+the lane addresses and prediction derived from it.  The CPU test rebuilds every
+spec, checks the addresses are unchanged, and judges the recorded counters.
+
+Families: raw lane patterns of every plain width (8..128-bit ld/st: strides,
+broadcasts, padding, permutations, random addresses); ldmatrix/stmatrix
+.x1/.x2/.x4 with and without .trans over row strides and swizzles; cp.async
+4/8/16 bytes; TV layouts over swizzled and unswizzled tiles (the 32x32 float
+column read among them); and TiledCopies of every shared-memory copy atom of
+the catalog over K-major, MN-major, CuTe-swizzled and GMMA-atom smem layouts.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import model
+
+
+def instruction(spec: dict) -> model.Instruction:
+    kind = spec["instr"]
+    if kind[0] == "ldst":
+        return model.ld_st(kind[1], kind[2])
+    if kind[0] == "matrix":
+        return model.matrix(kind[1], kind[2], kind[3])
+    return model.cp_async(kind[1], kind[2])
+
+
+def pattern_addresses(spec: dict) -> list:
+    """[warp][instr][lane] byte addresses of a raw lane pattern."""
+    instr = instruction(spec)
+    p, b = spec["pattern"], instr.lane_bytes
+    lanes = np.arange(32)
+    if p == "stride":
+        a = lanes * spec["stride"] + spec.get("offset", 0)
+    elif p == "mod":          # lanes repeat every `period` lanes (broadcast across phases)
+        a = (lanes % spec["period"]) * spec["stride"]
+    elif p == "perm":
+        a = np.random.RandomState(spec["seed"]).permutation(32) * b
+    elif p == "random":
+        a = np.random.RandomState(spec["seed"]).randint(0, spec["span"] // b, size=32) * b
+    elif p == "rows_swizzled":  # 16-byte rows at `stride`, Swizzle<B,4,S> on the byte address
+        bb, s = spec["swizzle"]
+        x = lanes * spec["stride"]
+        a = x ^ ((x >> s) & (((1 << bb) - 1) << 4))
+    else:
+        raise ValueError(f"unknown pattern {p!r}")
+    return [[[int(v) for v in a]]]
+
+
+def build(spec: dict):
+    """``(instruction, addresses [warp][instr][lane], SharedAccess or None)`` of a spec."""
+    from ..core import parse_layout
+    if spec["family"] == "pattern":
+        return instruction(spec), pattern_addresses(spec), None
+    if spec["family"] == "tv":
+        from .shared import shared_access
+        r = shared_access(parse_layout(spec["tv"]), _smem(spec["smem"], spec["value_bits"]), spec["value_bits"],
+                          spec.get("vector_bits"), spec.get("op", "ld"))
+    else:
+        from .copy import bank_conflicts
+        r = bank_conflicts(tiled_copy(spec), _smem(spec["smem"], _bits(spec["type"])), spec.get("side"))
+    return r.instruction, _nested(r.lane_addresses), r
+
+
+def _bits(t: str) -> int:
+    from ..core import sizeof_bits
+    return sizeof_bits(t)
+
+
+def _smem(text: str, value_bits: int):
+    """A smem layout spec: CuTe notation, or 'GMMA:<atom>:<M>x<N>' for a GMMA layout atom tiled to M x N."""
+    from ..core import parse_layout, tile_to_shape
+    if text.startswith("GMMA:"):
+        from .smem_atoms import gmma_atom
+        _, name, mn = text.split(":")
+        m, n = (int(x) for x in mn.split("x"))
+        return tile_to_shape(gmma_atom(name, value_bits), (m, n))
+    return parse_layout(text)
+
+
+def tiled_copy(spec: dict):
+    from ..atoms import copy_atom, make_tiled_copy, make_tiled_copy_A, make_tiled_copy_B, make_tiled_copy_C, \
+        make_tiled_mma
+    from ..core import parse_layout
+    atom = copy_atom(spec["atom"], spec["type"])
+    if "mma" in spec:
+        mma = make_tiled_mma(spec["mma"], tuple(spec["mma_layout"]), tuple(spec["mma_tile"]))
+        return {"A": make_tiled_copy_A, "B": make_tiled_copy_B, "C": make_tiled_copy_C}[spec["operand"]](atom, mma)
+    return make_tiled_copy(atom, parse_layout(spec["thr"]), parse_layout(spec["val"]))
+
+
+def _nested(a) -> list:
+    return [[[None if int(x) < 0 else int(x) for x in k] for k in w] for w in a]
+
+
+def predict(instr: model.Instruction, addresses: list) -> tuple:
+    """(wavefronts, ideal) of all warps' instructions by the model, phase by phase."""
+    wave = ideal = 0
+    for w in addresses:
+        for k in w:
+            for ph in model.instruction_phases(instr, k):
+                wave += ph.wavefronts
+                ideal += ph.ideal
+    return wave, ideal
+
+
+# --- the case list ----------------------------------------------------------------------------------------
+
+def _pattern_specs() -> list:
+    specs = []
+    for op in ("ld", "st"):
+        for bits in (8, 16, 32, 64, 128):
+            b = bits // 8
+            strides = sorted({b, 2 * b, 4 * b, 8 * b, 16 * b, 32 * b, 128, 256} | ({132} if b <= 4 else set())
+                             | ({136} if b <= 8 else set()) | ({144} if b <= 16 else set()))
+            for s in strides:
+                if s % b == 0 and s * 31 + b <= 64 * 1024:
+                    specs.append({"family": "pattern", "instr": ["ldst", op, bits], "pattern": "stride", "stride": s})
+            specs.append({"family": "pattern", "instr": ["ldst", op, bits], "pattern": "stride", "stride": 0})
+            for period in (8, 16):
+                specs.append({"family": "pattern", "instr": ["ldst", op, bits], "pattern": "mod", "period": period,
+                              "stride": b})
+                specs.append({"family": "pattern", "instr": ["ldst", op, bits], "pattern": "mod", "period": period,
+                              "stride": 128})
+            specs.append({"family": "pattern", "instr": ["ldst", op, bits], "pattern": "perm", "seed": bits})
+            for seed in (1, 2):
+                specs.append({"family": "pattern", "instr": ["ldst", op, bits], "pattern": "random",
+                              "seed": seed * 100 + bits, "span": 1024})
+    for op in ("ld", "st"):
+        for num in (1, 2, 4):
+            for trans in (False, True):
+                ins = ["matrix", op, num, trans]
+                for s in (16, 32, 64, 128, 144, 256):
+                    specs.append({"family": "pattern", "instr": ins, "pattern": "stride", "stride": s})
+                specs.append({"family": "pattern", "instr": ins, "pattern": "rows_swizzled", "stride": 128,
+                              "swizzle": [3, 3]})
+                specs.append({"family": "pattern", "instr": ins, "pattern": "rows_swizzled", "stride": 64,
+                              "swizzle": [2, 3]})
+    for nbytes, cache in ((4, "ca"), (8, "ca"), (16, "ca"), (16, "cg")):
+        ins = ["cp.async", nbytes, cache]
+        for s in sorted({nbytes, 2 * nbytes, 32, 128}):
+            specs.append({"family": "pattern", "instr": ins, "pattern": "stride", "stride": s})
+        specs.append({"family": "pattern", "instr": ins, "pattern": "stride", "stride": 0})
+        specs.append({"family": "pattern", "instr": ins, "pattern": "perm", "seed": nbytes})
+    return specs
+
+
+def _tv_specs() -> list:
+    f32 = 32
+    specs = [
+        # the one-warp column read of a 32x32 float tile: 32 wavefronts, 31 conflicts
+        {"family": "tv", "tv": "(32,1):(1,0)", "smem": "(32,32):(32,1)", "value_bits": f32},
+        {"family": "tv", "tv": "(32,1):(1,0)", "smem": "(32,32):(1,32)", "value_bits": f32},
+        {"family": "tv", "tv": "(32,1):(1,0)", "smem": "(32,32):(33,1)", "value_bits": f32},
+        {"family": "tv", "tv": "(32,1):(1,0)", "smem": "Sw<5,0,5> o 0 o (32,32):(32,1)", "value_bits": f32},
+        {"family": "tv", "tv": "(32,1):(1,0)", "smem": "Sw<3,0,5> o 0 o (32,32):(32,1)", "value_bits": f32},
+        {"family": "tv", "tv": "(32,1):(1,0)", "smem": "Sw<4,0,5> o 0 o (32,32):(32,1)", "value_bits": f32},
+        {"family": "tv", "tv": "(32,1):(1,0)", "smem": "Sw<2,0,5> o 0 o (32,32):(32,1)", "value_bits": f32},
+        {"family": "tv", "tv": "(32,32):(1,32)", "smem": "(32,32):(32,1)", "value_bits": f32},
+        {"family": "tv", "tv": "(32,32):(1,32)", "smem": "Sw<5,0,5> o 0 o (32,32):(32,1)", "value_bits": f32},
+        {"family": "tv", "tv": "(32,32):(32,1)", "smem": "(32,32):(32,1)", "value_bits": f32},
+        {"family": "tv", "tv": "(32,32):(1,32)", "smem": "(32,32):(32,1)", "value_bits": f32, "vector_bits": 64},
+        {"family": "tv", "tv": "(32,32):(1,32)", "smem": "(32,32):(32,1)", "value_bits": f32, "vector_bits": 32},
+        {"family": "tv", "tv": "((8,4),4):((4,256),1)", "smem": "(32,32):(32,1)", "value_bits": f32},
+        {"family": "tv", "tv": "((8,4),4):((4,256),1)", "smem": "Sw<3,2,3> o 0 o (32,32):(32,1)", "value_bits": f32},
+        {"family": "tv", "tv": "(32,8):(8,1)", "smem": "(64,64):(64,1)", "value_bits": 16, "op": "st"},
+        {"family": "tv", "tv": "(32,8):(64,1)", "smem": "(64,64):(64,1)", "value_bits": 16, "op": "st"},
+        {"family": "tv", "tv": "(32,8):(64,1)", "smem": "Sw<3,3,3> o 0 o (64,64):(64,1)", "value_bits": 16},
+        {"family": "tv", "tv": "(32,8):(64,1)", "smem": "Sw<3,3,3> o 0 o (64,64):(64,1)", "value_bits": 16,
+         "op": "st"},
+        {"family": "tv", "tv": "(32,4):(64,1)", "smem": "(64,64):(64,1)", "value_bits": 16},
+        {"family": "tv", "tv": "(32,2):(2,1)", "smem": "(64,64):(64,1)", "value_bits": 8},
+        {"family": "tv", "tv": "(32,2):(64,1)", "smem": "(64,64):(64,1)", "value_bits": 8},
+        {"family": "tv", "tv": "(32,1):(64,1)", "smem": "(64,64):(64,1)", "value_bits": 16},
+    ]
+    for sw in ("Sw<1,0,5>", "Sw<2,0,5>", "Sw<3,0,5>", "Sw<4,0,5>", "Sw<5,0,5>"):
+        specs.append({"family": "tv", "tv": "(32,1):(1,0)", "smem": f"{sw} o 0 o (32,32):(1,32)", "value_bits": f32,
+                      "op": "st"})
+    return specs
+
+
+SM80_F16 = "SM80_16x8x16_F16F16F16F16_TN"
+
+
+def _copy_specs() -> list:
+    specs = []
+    mma = {"mma": SM80_F16, "mma_layout": [2, 2, 1], "mma_tile": [32, 32, 16]}
+    kmajor = {32: ["(32,16):(16,1)", "Sw<1,3,3> o 0 o (32,16):(16,1)", "(32,64):(64,1)",
+                   "Sw<3,3,3> o 0 o (32,64):(64,1)", "Sw<2,3,3> o 0 o (32,32):(32,1)", "GMMA:K_SW128:32x64",
+                   "GMMA:K_SW64:32x32", "GMMA:K_SW32:32x16", "GMMA:K_INTER:32x16"]}
+    mnmajor = ["(32,16):(1,32)", "(64,16):(1,64)", "Sw<3,3,3> o 0 o (64,16):(1,64)",
+               "GMMA:MN_SW128:64x16", "GMMA:MN_SW64:32x16", "GMMA:MN_INTER:32x16"]
+    for atom in ("SM75_U32x1_LDSM_N", "SM75_U32x2_LDSM_N", "SM75_U32x4_LDSM_N",
+                 "SM90_U32x1_STSM_N", "SM90_U32x2_STSM_N", "SM90_U32x4_STSM_N"):
+        for operand in ("A", "B"):
+            for smem in kmajor[32]:
+                specs.append({"family": "copy", "atom": atom, "type": "half_t", "operand": operand, "smem": smem, **mma})
+    for atom in ("SM75_U16x2_LDSM_T", "SM75_U16x4_LDSM_T", "SM75_U16x8_LDSM_T",
+                 "SM90_U16x2_STSM_T", "SM90_U16x4_STSM_T", "SM90_U16x8_STSM_T"):
+        for operand in ("A", "B"):
+            for smem in mnmajor:
+                specs.append({"family": "copy", "atom": atom, "type": "half_t", "operand": operand, "smem": smem, **mma})
+    # gmem -> smem copies of CUTLASS's SM80 mainloops: 128-bit per thread, 8 threads per 64-element row
+    for atom in ("SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>", "SM80_CP_ASYNC_CACHEALWAYS<uint128_t>",
+                 "UniversalCopy<uint128_t>"):
+        for smem in ("(32,64):(64,1)", "Sw<3,3,3> o 0 o (32,64):(64,1)", "Sw<2,3,3> o 0 o (32,64):(64,1)",
+                     "(32,64):(1,32)"):
+            specs.append({"family": "copy", "atom": atom, "type": "half_t", "thr": "(16,8):(8,1)", "val": "(1,8)",
+                          "smem": smem, "side": "D"})
+    for atom, val in (("SM80_CP_ASYNC_CACHEALWAYS<uint64_t>", "(1,4)"), ("SM80_CP_ASYNC_CACHEALWAYS<uint32_t>", "(1,2)"),
+                      ("UniversalCopy<uint64_t>", "(1,4)"), ("UniversalCopy<uint32_t>", "(1,2)"),
+                      ("UniversalCopy<uint16_t>", "(1,1)")):
+        for smem in ("(32,64):(64,1)", "Sw<3,3,3> o 0 o (32,64):(64,1)", "(32,64):(1,32)"):
+            specs.append({"family": "copy", "atom": atom, "type": "half_t", "thr": "(32,4):(4,1)", "val": val,
+                          "smem": smem, "side": "D"})
+    # the sgemm (float) copies: 32-bit per thread; a column-major thread layout against a row-major tile conflicts
+    for thr in ("(32,8):(1,32)", "(32,8):(8,1)"):
+        for smem in ("(128,8):(1,128)", "(128,8):(8,1)", "(128,8):(9,1)"):
+            for atom in ("UniversalCopy<uint32_t>", "SM80_CP_ASYNC_CACHEALWAYS<uint32_t>"):
+                specs.append({"family": "copy", "atom": atom, "type": "float", "thr": thr, "val": "(1,1)",
+                              "smem": smem, "side": "D"})
+    for smem in ("(128,8):(1,128)", "(128,8):(8,1)"):
+        specs.append({"family": "copy", "atom": "AutoVectorizingCopy", "type": "float", "thr": "(32,8):(1,32)",
+                      "val": "(4,1)", "smem": smem, "side": "S"})
+    return specs
+
+
+def all_specs() -> list:
+    return _pattern_specs() + _tv_specs() + _copy_specs()
+
+
+def case_name(spec: dict) -> str:
+    keys = [k for k in spec if k != "family"]
+    return spec["family"] + ":" + ";".join(f"{k}={spec[k]}" for k in keys)
+
+
+def all_cases(refused: list | None = None) -> list:
+    """The runnable cases; specs the analysis refuses (CuTe would not compile them either: e.g. a 128-bit
+    copy over a column-major tile) go to ``refused`` with the reason."""
+    from ..errors import LayoutError
+    from .hwprogram import kind_of
+    out = []
+    for spec in all_specs():
+        try:
+            instr, addrs, r = build(spec)
+        except LayoutError as e:
+            if refused is not None:
+                refused.append((spec, str(e)))
+            continue
+        wave, ideal = predict(instr, addrs)
+        if r is not None and (r.wavefronts, r.ideal_wavefronts) != (wave, ideal):
+            raise AssertionError(f"{case_name(spec)}: analysis {r.wavefronts}/{r.ideal_wavefronts} != model "
+                                 f"{wave}/{ideal}")
+        out.append({"name": case_name(spec), "spec": spec, "kind": kind_of(instr), "op": instr.op,
+                    "warps": len(addrs), "ninstr": len(addrs[0]), "predicted_wavefronts": wave,
+                    "predicted_ideal": ideal, "addresses": addrs})
+    return out

@@ -1,0 +1,164 @@
+"""The shared-memory and global-memory model: banks, phases, wavefronts, sectors.
+
+Every rule below is a constant or a small function with the source it follows
+(see docs/memory.md for the citations in full and the H200 measurements that
+confirm them):
+
+* Shared memory has 32 banks, each 4 bytes wide; successive 4-byte words go to
+  successive banks (CUDA C++ Programming Guide, "Shared Memory", compute
+  capability 5.x and later: bank = (byte address / 4) mod 32).
+* A warp's request is served in *wavefronts*: in one wavefront each bank
+  delivers one 4-byte word; several lanes reading the same word are served by
+  one access (broadcast, or multicast for several words).  So a group of lanes
+  served together needs ``max over banks of (distinct words of that bank)``
+  wavefronts (Nsight Compute Kernel Profiling Guide, "Shared Memory": "a
+  wavefront is the maximum unit that can pass through the pipeline stage per
+  cycle"; ``l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld/st``).
+* The lanes served together (a *phase*) depend on the access: accesses of at
+  most 32 bits per lane are served for all 32 lanes together; 64-bit accesses
+  by half-warps (lanes 0-15, 16-31) and 128-bit accesses by quarter-warps
+  (8 lanes), since one phase moves at most 32 x 4 bytes.
+* ``ldmatrix``/``stmatrix`` (PTX ISA, "Warp-level matrix load/store"): each
+  8x8 matrix of 16-bit elements is given by 8 row addresses of 16 contiguous
+  bytes, from lanes 8i..8i+7 for matrix i; .x1/.x2/.x4 use lanes 0-7, 0-15,
+  0-31.  One matrix (128 bytes) is one phase.  ``.trans`` changes only the
+  register distribution, not the addresses.
+* ``cp.async`` writes shared memory with the width of its copy (4, 8 or 16
+  bytes per lane); its shared-memory wavefronts and conflicts are counted
+  apart (``..._op_ldgsts``).
+* Global memory is served in 32-byte sectors of 128-byte lines (CUDA C++ Best
+  Practices Guide, "Coalesced Access to Global Memory"; Nsight Compute
+  ``l1tex__t_sectors_pipe_lsu_mem_global_op_ld``).
+
+Where the H200 disagrees with a document, the rule here follows the hardware
+and docs/memory.md says so.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..errors import SymcuteError
+
+BANKS = 32
+BANK_BYTES = 4
+WARP = 32
+SECTOR_BYTES = 32
+LINE_BYTES = 128
+MAX_SHARED_VECTOR_BITS = 128   # ld.shared.v4.b32 / ld.shared.v2.b64: the widest shared access of one lane
+
+
+@dataclass(frozen=True)
+class Instruction:
+    """One warp-wide shared-memory instruction: how many bytes each lane's address covers and
+    which lanes are served together.
+
+    ``name``: the PTX spelling; ``op``: ``ld``, ``st`` or ``ldgsts`` (the Nsight Compute counter
+    family it is measured with); ``lane_bytes``: bytes addressed by one lane's address;
+    ``active_lanes``: lanes that give an address (ldmatrix.x1: 8); ``phase_lanes``: lanes
+    served together.
+    """
+    name: str
+    op: str
+    lane_bytes: int
+    active_lanes: int
+    phase_lanes: int
+
+    @property
+    def phases(self) -> int:
+        return -(-self.active_lanes // self.phase_lanes)
+
+    def phase_of(self, lane: int) -> int:
+        return lane // self.phase_lanes
+
+
+def _phase_lanes(access_bytes: int) -> int:
+    """Lanes per phase for a plain ld/st of ``access_bytes`` per lane: 32 lanes x 4 bytes at most."""
+    return WARP if access_bytes <= BANK_BYTES else WARP * BANK_BYTES // access_bytes
+
+
+def ld_st(op: str, access_bits: int) -> Instruction:
+    """``ld.shared``/``st.shared`` of ``access_bits`` (8, 16, 32, 64 or 128) per lane."""
+    if op not in ("ld", "st"):
+        raise SymcuteError(f"shared access: op must be 'ld' or 'st', got {op!r}")
+    if access_bits not in (8, 16, 32, 64, 128):
+        raise SymcuteError(f"shared access: a lane accesses 8, 16, 32, 64 or 128 bits, not {access_bits}")
+    nbytes = access_bits // 8
+    vec = {1: ".u8", 2: ".u16", 4: ".b32", 8: ".v2.b32", 16: ".v4.b32"}[nbytes]
+    return Instruction(f"{op}.shared{vec}", op, nbytes, WARP, _phase_lanes(nbytes))
+
+
+def matrix(op: str, num: int, trans: bool = False) -> Instruction:
+    """``ldmatrix``/``stmatrix`` ``.x{num}`` (``.trans``): 8 row addresses of 16 bytes per matrix."""
+    if op not in ("ld", "st") or num not in (1, 2, 4):
+        raise SymcuteError(f"matrix access: op 'ld'/'st' and .x1/.x2/.x4, got {op!r}, x{num}")
+    t = ".trans" if trans else ""
+    name = f"{op}matrix.sync.aligned.m8n8.x{num}{t}.shared.b16"
+    return Instruction(name, op, 16, 8 * num, 8)
+
+
+def cp_async(access_bytes: int, cache: str = "ca") -> Instruction:
+    """``cp.async.{ca,cg}.shared.global`` of 4, 8 or 16 bytes per lane (the shared-memory write)."""
+    if access_bytes not in (4, 8, 16) or (cache == "cg" and access_bytes != 16):
+        raise SymcuteError(f"cp.async.{cache}: copies 4, 8 or 16 bytes (cg: 16), not {access_bytes}")
+    return Instruction(f"cp.async.{cache}.shared.global ({access_bytes} B)", "ldgsts", access_bytes, WARP,
+                       _phase_lanes(access_bytes))
+
+
+@dataclass(frozen=True)
+class Phase:
+    """The wavefronts of one phase: ``lanes`` served together and the worst bank."""
+    index: int
+    lanes: tuple            # the active lanes of this phase
+    wavefronts: int         # max over banks of distinct 4-byte words
+    ideal: int              # ceil(distinct words / 32): what a conflict-free placement needs
+    bank: int               # a bank with `wavefronts` distinct words
+    bank_words: tuple       # those words (byte address / 4), ascending
+    bank_lanes: tuple       # for each of those words, the lanes that touch it
+
+
+def lane_words(address: int, nbytes: int) -> range:
+    """The 4-byte words that ``nbytes`` bytes starting at byte ``address`` touch."""
+    return range(address // BANK_BYTES, (address + nbytes - 1) // BANK_BYTES + 1)
+
+
+def phase_wavefronts(index: int, addresses: dict, nbytes: int) -> Phase:
+    """Exact wavefront count of one phase: ``addresses`` maps lane -> byte address.
+
+    The rule (the same word in one bank is served once; distinct words of one bank
+    need one wavefront each) is evaluated lane by lane, so it is exact for any
+    addresses, F2-linear or not.
+    """
+    per_bank: dict = {}
+    words = set()
+    for lane, a in addresses.items():
+        for w in lane_words(a, nbytes):
+            per_bank.setdefault(w % BANKS, {}).setdefault(w, []).append(lane)
+            words.add(w)
+    if not per_bank:
+        return Phase(index, (), 0, 0, 0, (), ())
+    bank = max(sorted(per_bank), key=lambda b: len(per_bank[b]))
+    ws = sorted(per_bank[bank])
+    return Phase(index, tuple(sorted(addresses)), len(ws), -(-len(words) // BANKS), bank, tuple(ws),
+                 tuple(tuple(sorted(set(per_bank[bank][w]))) for w in ws))
+
+
+def instruction_phases(instr: Instruction, addresses: list) -> list:
+    """Split one warp instruction (``addresses[lane]`` = byte address, None = lane inactive) into phases."""
+    groups: dict = {}
+    for lane, a in enumerate(addresses[:instr.active_lanes]):
+        if a is not None:
+            groups.setdefault(instr.phase_of(lane), {})[lane] = a
+    return [phase_wavefronts(p, groups[p], instr.lane_bytes) for p in sorted(groups)]
+
+
+def sectors(addresses: list, nbytes: int) -> tuple:
+    """(sectors, lines, ideal sectors) of one global-memory warp request."""
+    secs, lines, touched = set(), set(), set()
+    for a in addresses:
+        if a is None:
+            continue
+        secs.update(range(a // SECTOR_BYTES, (a + nbytes - 1) // SECTOR_BYTES + 1))
+        lines.update(range(a // LINE_BYTES, (a + nbytes - 1) // LINE_BYTES + 1))
+        touched.update(range(a, a + nbytes))
+    return len(secs), len(lines), -(-len(touched) // SECTOR_BYTES)

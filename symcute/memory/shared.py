@@ -1,0 +1,298 @@
+"""Bank conflicts of a (thread, value) access to shared memory, exact for every lane.
+
+``shared_access(tv_layout, smem_layout, value_bits, vector_bits=None)``: the
+threads of ``tv_layout`` (grouped into warps of 32 consecutive threads) access
+their values in vectors of ``vector_bits``; instruction ``k`` of a warp is
+every lane's ``k``-th vector.  ``bank_conflicts(tiled_copy, smem_layout)``:
+the same for the shared-memory side of a TiledCopy, with the copy atom's own
+instruction (ldmatrix/stmatrix rows, cp.async widths, UniversalCopy widths).
+
+The count is exact: every lane's address is evaluated (``smem_layout(tv(t,
+v))``, swizzle included) and the wavefronts of each phase are the largest
+number of distinct 4-byte words one bank serves (see :mod:`.model`).  Where
+the addresses are F2-linear in the lane bits the result also carries a
+kernel-dimension certificate (see :mod:`.certificate`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..core import Layout
+from ..core import int_tuple as it
+from ..errors import LayoutError, SymcuteError
+from . import model
+from .addresses import bit_addresses
+
+METHOD_EXACT = "exact per-lane count"
+
+
+@dataclass(frozen=True)
+class VectorWidth:
+    """The widest access each thread can use, and why it is not wider."""
+    bits: int               # bits per access (a power of two)
+    values: int             # values per access
+    reason: str             # why 2x wider fails: 'limit', 'values', 'contiguity', 'alignment', 'atom'
+    detail: str             # the same in words, with the witness thread/values/addresses
+    thread: int | None = None
+    value: int | None = None
+
+
+@dataclass(frozen=True)
+class LaneAxes:
+    """A lane of the witness: its warp lane, thread index and named thread sub-axes."""
+    lane: int
+    thread: int
+    axes: tuple             # ((name, digit value), ...) of the thread mode's leaves (size 1 omitted)
+    byte_address: int
+
+
+@dataclass(frozen=True)
+class Witness:
+    """The worst phase: lanes hitting one bank in distinct words (each word a broadcast)."""
+    warp: int
+    instruction: int        # which of the warp's instructions (vector index / rest tile)
+    phase: int
+    bank: int
+    words: tuple            # the distinct 4-byte words of that bank (byte address / 4)
+    lanes: tuple            # per word: the LaneAxes touching it
+
+    @property
+    def ways(self) -> int:
+        return len(self.words)
+
+
+@dataclass(frozen=True, eq=False)
+class SharedAccess:
+    """Result of a shared-memory analysis (every warp, every instruction, every lane).
+
+    ``wavefronts``: total over all warps and instructions; ``ideal_wavefronts``:
+    the same with no conflict (per phase ``ceil(distinct words / 32)``);
+    ``ways``: the worst bank multiplicity of any phase; ``conflicts``:
+    ``wavefronts - ideal_wavefronts`` (Nsight Compute's bank-conflict count).
+    """
+    instruction: model.Instruction
+    value_bits: int
+    vector: VectorWidth
+    threads: int
+    warps: int
+    instructions_per_warp: int
+    wavefronts: int
+    ideal_wavefronts: int
+    ways: int
+    witness: Witness
+    method: str
+    per_instruction: tuple          # ((warp, k, wavefronts, ideal), ...)
+    lane_addresses: object          # numpy [warp, instruction, lane]: byte address, -1 for an inactive lane
+    thread_names: tuple             # names of the thread mode's flat leaves
+    thread_shape: tuple             # extents of those leaves
+    certificate: object = None      # an F2 kernel certificate where the addresses are F2-linear
+    notes: tuple = field(default=())
+
+    @property
+    def conflict_free(self) -> bool:
+        return self.wavefronts == self.ideal_wavefronts
+
+    @property
+    def conflicts(self) -> int:
+        return self.wavefronts - self.ideal_wavefronts
+
+    def phases(self, warp: int = 0, k: int = 0) -> list:
+        """The phases (with their worst banks) of one instruction of warp 0."""
+        return model.instruction_phases(self.instruction, self.addresses(warp, k))
+
+    def addresses(self, warp: int = 0, k: int = 0) -> list:
+        """The 32 lanes' byte addresses of instruction ``k`` of ``warp`` (None: inactive lane)."""
+        return [None if a < 0 else int(a) for a in self.lane_addresses[warp, k]]
+
+
+# --- helpers --------------------------------------------------------------------------------------------
+
+def _mode_leaves(layout: Layout, mode: int) -> tuple:
+    return it.flatten_to_tuple(layout.shape[mode]) if isinstance(layout.shape, tuple) else (layout.shape,)
+
+
+def _tv_bit_addresses(tv_layout: Layout, smem_layout, value_bits: int) -> np.ndarray:
+    """``bits[t, v]`` = bit address of thread t's value v."""
+    if not isinstance(tv_layout, Layout) or tv_layout.rank != 2:
+        raise LayoutError(f"shared_access: tv_layout must be a rank-2 (thread, value) Layout, got {tv_layout}")
+    nt, nv = tv_layout[0].size(), tv_layout[1].size()
+    t = np.arange(nt, dtype=np.int64)[:, None]
+    v = np.arange(nv, dtype=np.int64)[None, :]
+    idx = (t + nt * v).astype(np.int64)
+    from .addresses import element_offsets
+    tile = element_offsets(tv_layout, idx)
+    size = smem_layout.size()
+    if tile.size and (tile.min() < 0 or tile.max() >= size):
+        raise LayoutError(f"shared_access: tv_layout {tv_layout} reaches index {int(tile.max())}, outside the "
+                          f"smem layout {smem_layout} of size {size}")
+    return bit_addresses(smem_layout, value_bits, tile)
+
+
+def max_vector(bits: np.ndarray, value_bits: int, limit_bits: int = model.MAX_SHARED_VECTOR_BITS,
+               limit_reason: str = "") -> VectorWidth:
+    """The widest power-of-two group of consecutive values every thread finds contiguous and aligned.
+
+    ``bits[t, v]``: bit addresses.  Exact: every thread and every group is checked.
+    """
+    nt, nv = bits.shape
+    n = 1
+    while True:
+        m = 2 * n
+        if m * value_bits > limit_bits:
+            why = limit_reason or (f"{limit_bits} bits is the widest shared-memory access of one lane "
+                                   f"(ld.shared.v4.b32)")
+            return VectorWidth(n * value_bits, n, "limit", why)
+        if nv % m:
+            return VectorWidth(n * value_bits, n, "values",
+                               f"each thread has {nv} values, not a multiple of {m}")
+        g = bits.reshape(nt, nv // m, m)
+        contiguous = g - g[:, :, :1] == np.arange(m) * value_bits
+        bad = np.argwhere(~contiguous.all(axis=2))
+        if bad.size:
+            t, j = (int(x) for x in bad[0])
+            addrs = [int(a) for a in g[t, j]]
+            return VectorWidth(n * value_bits, n, "contiguity",
+                               f"thread {t}'s values {j * m}..{j * m + m - 1} are at bit addresses {addrs}, "
+                               f"not {m} consecutive elements", t, j * m)
+        aligned = g[:, :, 0] % (m * value_bits) == 0
+        bad = np.argwhere(~aligned)
+        if bad.size:
+            t, j = (int(x) for x in bad[0])
+            return VectorWidth(n * value_bits, n, "alignment",
+                               f"thread {t}'s values {j * m}..{j * m + m - 1} start at byte "
+                               f"{int(g[t, j, 0]) // 8}, not a multiple of {m * value_bits // 8} bytes", t, j * m)
+        n = m
+
+
+def _lane_axes(thread: int, lane: int, names: tuple, shape: tuple, byte: int) -> LaneAxes:
+    axes, r = [], thread
+    for i, (nm, s) in enumerate(zip(names, shape)):
+        last = i == len(shape) - 1
+        d = r if last else r % s
+        r = 0 if last else r // s
+        if s > 1:
+            axes.append((nm, d))
+    return LaneAxes(lane, thread, tuple(axes), byte)
+
+
+def analyse(bits: np.ndarray, value_bits: int, per_access: int, instr: model.Instruction,
+            thread_names: tuple, thread_shape: tuple, vector: VectorWidth, notes: tuple = ()) -> SharedAccess:
+    """Count the wavefronts of every warp instruction: lane l of warp w is thread 32w + l; its k-th access
+    starts at ``bits[32w+l, k*per_access]``."""
+    nt, nv = bits.shape
+    if nv % per_access:
+        raise LayoutError(f"shared access: {nv} values per thread is not a multiple of {per_access} per access")
+    starts = bits[:, ::per_access]
+    if (starts % 8).any():
+        t, k = (int(x) for x in np.argwhere(starts % 8)[0])
+        raise LayoutError(f"shared access: thread {t}'s access {k} starts at bit {int(starts[t, k])}, inside a byte")
+    byte = starts // 8
+    nk = byte.shape[1]
+    warps = -(-nt // model.WARP)
+    pad = warps * model.WARP - nt
+    lane_byte = np.concatenate([byte, np.full((pad, nk), -1, dtype=np.int64)]) if pad else byte
+    lane_byte = lane_byte.reshape(warps, model.WARP, nk).transpose(0, 2, 1)        # [w, k, lane]
+    active = np.zeros(model.WARP, dtype=bool)
+    active[:instr.active_lanes] = True
+    lanes = np.arange(model.WARP)
+    phase = lanes // instr.phase_lanes
+    nph = model.WARP // instr.phase_lanes
+    nwords = -(-instr.lane_bytes // model.BANK_BYTES) + 1   # one more for an access straddling a word
+    # each lane's words (a sub-word or unaligned access may touch one more word than its size says)
+    w0 = lane_byte // model.BANK_BYTES
+    w_last = (lane_byte + instr.lane_bytes - 1) // model.BANK_BYTES
+    words = w0[..., None] + np.arange(nwords)                               # [w, k, lane, j]
+    valid = (words <= w_last[..., None]) & (lane_byte[..., None] >= 0) & active[None, None, :, None]
+    group = ((np.arange(warps)[:, None, None, None] * nk + np.arange(nk)[None, :, None, None]) * nph
+             + phase[None, None, :, None])
+    g = np.broadcast_to(group, words.shape)[valid]
+    wd = words[valid]
+    ngroups = warps * nk * nph
+    pair = np.unique(np.stack([g, wd]), axis=1)
+    gbank = pair[0] * model.BANKS + pair[1] % model.BANKS
+    per_bank = np.bincount(gbank, minlength=ngroups * model.BANKS).reshape(ngroups, model.BANKS)
+    wave = per_bank.max(axis=1)
+    distinct = np.bincount(pair[0], minlength=ngroups)
+    ideal = -(-distinct // model.BANKS)
+    wave_wk = wave.reshape(warps, nk, nph).sum(axis=2)
+    ideal_wk = ideal.reshape(warps, nk, nph).sum(axis=2)
+    worst = int(np.argmax(wave))
+    ww, wk, wp = worst // (nk * nph), (worst // nph) % nk, worst % nph
+    sel = {int(l): int(lane_byte[ww, wk, l]) for l in range(model.WARP)
+           if active[l] and phase[l] == wp and lane_byte[ww, wk, l] >= 0}
+    ph = model.phase_wavefronts(wp, sel, instr.lane_bytes)
+    wit = Witness(ww, wk, wp, ph.bank, ph.bank_words,
+                  tuple(tuple(_lane_axes(ww * model.WARP + l, l, thread_names, thread_shape, sel[l]) for l in ls)
+                        for ls in ph.bank_lanes))
+    per = tuple((w, k, int(wave_wk[w, k]), int(ideal_wk[w, k])) for w in range(warps) for k in range(nk))
+    addrs = np.where(active[None, None, :], lane_byte, -1)
+    res = SharedAccess(instr, value_bits, vector, nt, warps, nk, int(wave.sum()), int(ideal.sum()),
+                       int(wave.max()), wit, METHOD_EXACT, per, addrs, tuple(thread_names), tuple(thread_shape),
+                       notes=notes)
+    from .certificate import certify
+    return certify(res)
+
+
+def _default_names(layout: Layout) -> tuple:
+    return tuple(f"t{i}" for i in range(len(_mode_leaves(layout, 0))))
+
+
+def _flat_names(tree) -> tuple:
+    return it.flatten_to_tuple(tree)
+
+
+# --- the public analyses --------------------------------------------------------------------------------
+
+def shared_access(tv_layout, smem_layout, value_bits: int, vector_bits: int | None = None, op: str = "ld",
+                  thread_names=None) -> SharedAccess:
+    """Wavefronts and bank conflicts of ``tv_layout`` (thread, value) -> tile index over ``smem_layout``.
+
+    ``value_bits``: element size in bits; ``vector_bits``: bits per access of each
+    thread (default: the widest vector every thread can use, see :func:`max_vector`);
+    ``op``: 'ld' or 'st'.  Warps are threads 32w..32w+31; a warp's k-th instruction
+    is every lane's k-th vector.
+    @pre vector_bits is 8, 16, 32, 64 or 128 and every thread's vectors are contiguous and aligned
+    """
+    tv_layout = _as_layout(tv_layout, "tv_layout")
+    smem_layout = _as_layout(smem_layout, "smem_layout", swizzled=True)
+    _check_bits(value_bits)
+    bits = _tv_bit_addresses(tv_layout, smem_layout, value_bits)
+    vec = max_vector(bits, value_bits)
+    if vector_bits is None:
+        if vec.bits < 8:
+            raise LayoutError(f"shared_access: each thread's widest access is {vec.bits} bits, less than a byte "
+                              f"({vec.detail})")
+        n = vec.values
+    else:
+        if vector_bits not in (8, 16, 32, 64, 128) or vector_bits % value_bits:
+            raise LayoutError(f"shared_access: vector_bits must be 8, 16, 32, 64 or 128 and a multiple of "
+                              f"value_bits={value_bits}, got {vector_bits}")
+        n = vector_bits // value_bits
+        if n > vec.values:
+            raise LayoutError(f"shared_access: {vector_bits}-bit accesses are not possible: the widest is "
+                              f"{vec.bits} bits ({vec.detail})")
+    instr = model.ld_st(op, n * value_bits)
+    names = _flat_names(thread_names) if thread_names is not None else _default_names(tv_layout)
+    return analyse(bits, value_bits, n, instr, names, _mode_leaves(tv_layout, 0), vec)
+
+
+def _as_layout(x, what: str, swizzled: bool = False):
+    from ..core import ComposedLayout, parse_layout
+    if isinstance(x, str):
+        try:
+            x = parse_layout(x)
+        except SymcuteError as e:
+            raise LayoutError(f"{what}: {e}") from None
+    if isinstance(x, Layout) or (swizzled and isinstance(x, ComposedLayout)):
+        return x
+    raise LayoutError(f"{what}: expected a {'layout or swizzled layout' if swizzled else 'layout'}, got {x!r}")
+
+
+def _check_bits(value_bits):
+    if isinstance(value_bits, bool) or not isinstance(value_bits, int) or value_bits not in (1, 2, 4, 6, 8, 16,
+                                                                                              32, 64, 128):
+        raise LayoutError(f"value_bits must be an element size in bits (1, 2, 4, 6, 8, 16, 32, 64, 128), "
+                          f"got {value_bits!r}")

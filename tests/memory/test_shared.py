@@ -1,0 +1,139 @@
+"""shared_access / bank_conflicts against an independent brute-force count with core's evaluation."""
+
+import random
+
+import pytest
+
+from symcute import ComposedLayout, Layout, Swizzle
+from symcute.errors import LayoutError
+from symcute.memory import bank_conflicts, shared_access
+
+
+def brute(tv, smem, value_bits, n):
+    """Per-lane count written from the rule alone: for each warp and each access k, for each phase the
+    max over banks of the number of distinct 4-byte words; 32-bit accesses: one phase of 32 lanes."""
+    nt, nv = tv[0].size(), tv[1].size()
+    total = ideal = 0
+    worst = 0
+    nbytes = n * value_bits // 8
+    per_phase = 32 if nbytes <= 4 else 128 // nbytes
+    for w in range(-(-nt // 32)):
+        for k in range(nv // n):
+            for p in range(32 // per_phase):
+                banks, words = {}, set()
+                for lane in range(p * per_phase, (p + 1) * per_phase):
+                    t = 32 * w + lane
+                    if t >= nt:
+                        continue
+                    a = smem(tv(t, k * n)) * value_bits // 8
+                    for word in range(a // 4, (a + nbytes - 1) // 4 + 1):
+                        banks.setdefault(word % 32, set()).add(word)
+                        words.add(word)
+                if banks:
+                    m = max(len(s) for s in banks.values())
+                    total += m
+                    worst = max(worst, m)
+                    ideal += -(-len(words) // 32)
+    return total, ideal, worst
+
+
+def test_column_read_of_a_32x32_float_tile():
+    r = shared_access(Layout((32, 1), (1, 0)), Layout((32, 32), (32, 1)), 32)
+    assert (r.wavefronts, r.ideal_wavefronts, r.conflicts, r.ways) == (32, 1, 31, 32)
+    assert not r.conflict_free
+    lanes = [ls[0] for ls in r.witness.lanes]
+    assert len({l.byte_address // 4 % 32 for l in lanes}) == 1          # one bank
+    assert len({l.byte_address // 4 for l in lanes}) == 32              # 32 distinct words
+
+
+def test_padding_and_cute_swizzles_fix_the_column_read():
+    for smem in ("(32,32):(33,1)", "Sw<5,0,5> o 0 o (32,32):(32,1)"):
+        r = shared_access("(32,1):(1,0)", smem, 32)
+        assert (r.wavefronts, r.conflict_free) == (1, True), smem
+    assert shared_access("(32,1):(1,0)", "Sw<3,0,5> o 0 o (32,32):(32,1)", 32).ways == 4
+
+
+def _random_case(rng):
+    shape = [rng.choice([1, 2, 4, 8]) for _ in range(3)]
+    size = shape[0] * shape[1] * shape[2]
+    m = rng.choice([4, 8, 16, 32])
+    ncols = max(1, 4096 // m // 4)
+    smem_shape = (m, ncols)
+    strides = rng.choice([(1, m), (ncols, 1), (ncols + 1, 1), (1, m + 1)])
+    base = Layout(smem_shape, strides)
+    if rng.random() < 0.6:
+        b = rng.randint(1, 3)
+        s = rng.randint(b, 5)
+        sw = Swizzle(b, rng.randint(0, 4), s)
+        smem = ComposedLayout(sw, 0, base)
+        if sw.size() > smem.size():
+            smem = base
+    else:
+        smem = base
+    # a TV layout: a random permutation of the tile's indices split into (threads, values)
+    nthr = rng.choice([32, 64])
+    nval = rng.choice([1, 2, 4])
+    tile = smem.size()
+    stride_t = rng.choice([1, nval, rng.randint(1, 64)])
+    stride_v = rng.choice([nthr, 1, rng.randint(1, 64)])
+    tv = Layout((nthr, nval), (stride_t, stride_v))
+    if tv(nthr - 1, nval - 1) >= tile:
+        tv = Layout((nthr, nval), (1, nthr))
+    return tv, smem
+
+
+def test_32bit_analysis_equals_brute_force_on_random_cases():
+    rng = random.Random(14)
+    checked = 0
+    for _ in range(1500):
+        tv, smem = _random_case(rng)
+        r = shared_access(tv, smem, 32, 32)
+        assert (r.wavefronts, r.ideal_wavefronts, r.ways) == brute(tv, smem, 32, 1), (tv, smem)
+        # the witness lanes really collide: one bank, distinct words, each lane's address matches core's
+        banks = {l.byte_address // 4 % 32 for ls in r.witness.lanes for l in ls}
+        assert banks == {r.witness.bank} and len(r.witness.words) == r.ways
+        for ls in r.witness.lanes:
+            for l in ls:
+                assert smem(tv(l.thread, r.witness.instruction)) * 4 == l.byte_address
+        checked += 1
+    assert checked == 1500
+
+
+def test_wider_and_narrower_accesses_equal_brute_force():
+    rng = random.Random(15)
+    for _ in range(300):
+        tv, smem = _random_case(rng)
+        for bits in (8, 16):
+            r = shared_access(tv, smem, bits, bits)
+            assert (r.wavefronts, r.ideal_wavefronts, r.ways) == brute(tv, smem, bits, 1)
+    for n, vb in ((2, 32), (4, 32), (8, 16)):
+        tv = Layout((32, n), (n, 1))
+        r = shared_access(tv, Layout((32, 64), (1, 32)), vb)
+        assert r.vector.values == n
+        assert (r.wavefronts, r.ideal_wavefronts, r.ways) == brute(tv, Layout((32, 64), (1, 32)), vb, n)
+
+
+def test_vector_width_reasons():
+    r = shared_access("(32,8):(8,1)", "(32,64):(1,32)", 32)
+    assert (r.vector.bits, r.vector.reason) == (128, "limit")
+    r = shared_access("(32,4):(1,32)", "(32,64):(1,32)", 32)
+    assert (r.vector.bits, r.vector.reason) == (32, "contiguity")
+    with pytest.raises(LayoutError, match="not possible"):
+        shared_access("(32,4):(1,32)", "(32,64):(1,32)", 32, 64)
+
+
+def test_sm80_ldmatrix_read_conflicts_unswizzled_and_not_with_cutes_swizzle():
+    from symcute.atoms import copy_atom, make_tiled_copy_A, make_tiled_mma
+    mma = make_tiled_mma("SM80_16x8x16_F16F16F16F16_TN", (2, 2, 1))
+    tc = make_tiled_copy_A(copy_atom("SM75_U32x4_LDSM_N", "half_t"), mma)
+    plain = bank_conflicts(tc, "(32,64):(64,1)")
+    sw = bank_conflicts(tc, "Sw<3,3,3> o 0 o (32,64):(64,1)")
+    assert plain.instruction.name.startswith("ldmatrix") and plain.ways == 8
+    assert sw.conflict_free and sw.wavefronts == plain.ideal_wavefronts
+
+
+def test_register_only_atoms_are_refused():
+    from symcute.atoms import copy_atom, make_tiled_copy
+    tc = make_tiled_copy(copy_atom("SM75_U32x1_MOVM_T", "half_t"), Layout(32), Layout((1, 2)))
+    with pytest.raises(LayoutError, match="does not access shared memory"):
+        bank_conflicts(tc, "(32,2):(2,1)")
