@@ -12,6 +12,9 @@ def register(sub) -> None:
     p.add_argument("expr", help="the expression (CuTe notation; template or call form)")
     p.add_argument("--let", action="append", default=[], metavar="NAME=VALUE",
                    help="bind NAME to a value (a layout or any expression); repeatable")
+    spelling = p.add_mutually_exclusive_group()
+    spelling.add_argument("--cpp", action="store_true", help="print the result in CuTe C++ (make_layout(...))")
+    spelling.add_argument("--dsl", action="store_true", help="print the result in CuTe DSL (cute.make_layout(...))")
     p.set_defaults(handler=run)
 
 
@@ -30,6 +33,10 @@ def parse_lets(lets: list[str]) -> dict:
 def run(args) -> int:
     from ..expr import evaluate
     value = evaluate(args.expr, parse_lets(args.let))
+    if args.cpp or args.dsl:
+        from ..core.code import to_cpp, to_dsl
+        print((to_cpp if args.cpp else to_dsl)(value))
+        return 0
     print(show(value))
     return 0
 

@@ -21,6 +21,10 @@ def register(sub) -> None:
     p.add_argument("--latex", action="store_true", help="print LaTeX")
     p.add_argument("--index", action="store_true", help="print the floor/mod form over the linear index q")
     p.add_argument("--json", action="store_true", help="print the formula as JSON")
+    p.add_argument("--c", action="store_true",
+                   help="print integer C/CUDA: a function of one index per top-level mode (tid, vid for a TV layout)")
+    p.add_argument("--cpp", action="store_true", help="print the layout in CuTe C++ (make_layout(make_shape(Int<4>{},...), ...))")
+    p.add_argument("--dsl", action="store_true", help="print the layout in CuTe DSL (cute.make_layout((4,8), stride=(1,4)))")
     p.set_defaults(handler=run)
 
 
@@ -31,7 +35,9 @@ def evaluate_named(expr: str, lets: list[str], names: list[str]):
     from ..symbolic import formula
     from ..symbolic.names import parse_names
     from .calc import parse_lets
-    env = {k: parse_expr_text(v).evaluate() for k, v in parse_lets(lets).items()}
+    env = {}
+    for k, v in parse_lets(lets).items():  # in order: a binding may use the ones before it
+        env[k] = parse_expr_text(v).evaluate(env)
     for item in names:
         var, sep, tree = item.partition("=")
         var = var.strip()
@@ -68,6 +74,15 @@ def run(args) -> int:
         print(f"index:   {f.index_text()}")
     if args.latex:
         print(f"latex:   {f.latex(zeros=args.zeros)}")
+    if args.cpp:
+        from ..core.code import to_cpp
+        print(f"cpp:     {to_cpp(f.layout)}")
+    if args.dsl:
+        from ..core.code import to_dsl
+        print(f"dsl:     {to_dsl(f.layout)}")
+    if args.c:
+        print()
+        print(f.to_c())
     if args.table:
         print()
         print(f.table())

@@ -5,6 +5,7 @@ The single source of truth for values; it never imports SymPy.
 
 from .basis import ArithmeticTuple, ScaledBasis
 from .coalesce import coalesce, filter, filter_zeros
+from .code import to_cpp, to_dsl
 from .common import max_common_layout, max_common_vector, nullspace
 from .complement import complement
 from .composed import ComposedLayout
@@ -31,6 +32,8 @@ __all__ = [
     "coalesce",
     "filter",
     "filter_zeros",
+    "to_cpp",
+    "to_dsl",
     "max_common_layout",
     "max_common_vector",
     "nullspace",

@@ -2,7 +2,10 @@
 
 Accepts what CuTe's ``print`` shows, with or without the underscores of static
 integers: ``((_4,_8),_2):((_1,_4),_32)``, basis strides ``1@0``, swizzled
-layouts ``Sw<3,4,3> o 0 o (8,64):(64,1)``.  It is a small hand-written
+layouts ``Sw<3,4,3> o 0 o (8,64):(64,1)``.  CuTe DSL's prints are read too:
+its swizzle ``S<3,4,3>`` and its type strings ``!cute.layout<"(4,8):(1,4)">`` and
+``!cute.composed_layout<"S<3,4,3> o 0 o (8,64):(64,1)">``; its ``?`` (a run-time
+value in a type) is refused by name.  It is a small hand-written
 recursive-descent reader with a nesting limit; no text ever reaches an evaluator.
 """
 
@@ -160,14 +163,18 @@ class Reader:
         return self.int_leaf(allow_basis)
 
     def at_layout_start(self) -> bool:
-        return self.peek.kind == "int" or self.at("(") or self.at("Sw")
+        return self.peek.kind == "int" or self.at("(") or self.at_swizzle()
+
+    def at_swizzle(self) -> bool:
+        """``Sw<`` (CuTe C++'s print) or ``S<`` (CuTe DSL's)."""
+        return (self.at("Sw") or self.at("S")) and self.peek_at(1).text == "<"
 
     def layout(self):
         """Layout := Swizzle 'o' Offset 'o' Layout | IntTuple [':' IntTuple]."""
         from .composed import ComposedLayout
         from .layout import Layout
         from .swizzle import Swizzle
-        if self.at("Sw"):
+        if self.at_swizzle():
             self.next()
             self.expect("<")
             b = self._signed_int()
@@ -224,8 +231,19 @@ class Reader:
         return t.value
 
 
+_DSL_TYPE = re.compile(r'\s*!cute\.(?:layout|composed_layout)<"(.*)">\s*', re.S)
+
+
 def parse_layout(text: str):
-    """Parse a (possibly swizzle-composed) layout in CuTe notation."""
+    """Parse a (possibly swizzle-composed) layout in CuTe notation (C++ or CuTe DSL print, see the module doc)."""
+    if isinstance(text, str):
+        m = _DSL_TYPE.fullmatch(text)
+        if m:
+            text = m.group(1)
+        if "?" in text:
+            raise ParseError(f"{_clip(text)!r} has a run-time value '?' at position {text.index('?')} (CuTe DSL "
+                             f"prints dynamic values so); symcute reads static layouts: print the values at run "
+                             f"time (cute.printf) and pass those")
     r = Reader(text)
     if r.peek.kind == "end":
         raise ParseError("empty layout text")

@@ -79,10 +79,11 @@ def parse_expr_text(text: str) -> Expr:
 
 
 def evaluate(text: str, variables: dict | None = None):
-    """Parse and evaluate ``text``; ``variables`` binds names (values or CuTe-notation strings)."""
+    """Parse and evaluate ``text``; ``variables`` binds names (values or expression strings, in order:
+    a string may use the names bound before it, as ``--let B='right_inverse(A)'`` after ``--let A=...``)."""
     env = {}
     for k, v in (variables or {}).items():
-        env[k] = parse_expr_text(v).evaluate() if isinstance(v, str) else _bound_value(k, v, 0)
+        env[k] = parse_expr_text(v).evaluate(env) if isinstance(v, str) else _bound_value(k, v, 0)
     return parse_expr_text(text).evaluate(env)
 
 

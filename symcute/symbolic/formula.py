@@ -19,7 +19,7 @@ For the seed's A layout (``get_layoutA_TV`` of an SM80 16x8x16 MMA tiled 2x2x1):
     '64*t0 + t1 + 16*wm + 0*wn + 32*v0 + 8*v1 + 256*v2'
 
 Printing is in sub-axis order (by weight), as the seed writes it, not SymPy's
-order; SymPy is imported only when ``.expr``, ``.latex()``, ``.lambdify()`` or
+order; SymPy is imported only when ``.expr``, ``.lambdify()`` or
 ``.index_form()`` is asked for.
 """
 
@@ -234,16 +234,16 @@ class Formula:
         return sympy.Add(*[a.stride * s for a, s in zip(self.axes, self.symbols)])
 
     def latex(self, zeros: bool = False) -> str:
-        """LaTeX of the linear form, terms in sub-axis order."""
-        import sympy
-        parts = []
-        for a, s in zip(self.axes, self.symbols):
-            if a.stride == 0 and not zeros:
-                continue
-            term = sympy.latex(s) if a.stride == 1 else (
-                f"0 {sympy.latex(s)}" if a.stride == 0 else sympy.latex(sympy.Mul(a.stride, s, evaluate=False)))
-            parts.append(term)
-        return _join_signed(parts) if parts else "0"
+        """LaTeX of the linear form, terms in sub-axis order; names get subscripts (``x0_1`` -> ``x_{0,1}``)
+        and multi-letter bases are upright (``wm`` -> ``\\mathrm{wm}``)."""
+        from .code import latex
+        return latex(self, zeros)
+
+    def to_c(self, name: str = "layout", parameters=None, int_type: str | None = None) -> str:
+        """Integer C/CUDA: a function of one index per top-level mode (``tid``, ``vid`` for a TV layout)
+        that recovers each sub-axis with ``/`` and ``%`` (see :mod:`symcute.symbolic.code`)."""
+        from .code import to_c
+        return to_c(self, name, parameters, int_type)
 
     def index_form(self, q: str = "q"):
         """The value as a SymPy expression of the linear index ``q``: ``sum(d * Mod(floor(q/w), s))``.

@@ -50,3 +50,24 @@ def test_python_dash_m_is_the_same_command():
     assert r.returncode == 0 and r.stdout.strip() == "(2,4):(4,1)"
     r = subprocess.run([sys.executable, "-m", "symcute", "calc", "upcast<3>(4:2)"], capture_output=True, text=True)
     assert r.returncode == 2 and r.stderr.count("\n") == 1 and "Divisibility condition" in r.stderr
+
+
+@pytest.mark.parametrize("command", ["calc", "formula"])
+def test_a_let_may_use_the_lets_before_it(capsys, command):
+    code, out, err = run([command, "B", "--let", "A=(8,2,2,2,4,2):(4,256,32,128,1,512)",
+                          "--let", "B=right_inverse(A)"], capsys)
+    assert (code, err) == (0, "")
+    assert "(4,8,2):(64,1,16)" in out  # the seed's F, back from the inverse of its inverse
+
+
+def test_a_let_cannot_use_a_later_one(capsys):
+    code, _, err = run(["calc", "B", "--let", "B=right_inverse(A)", "--let", "A=4:1"], capsys)
+    assert code == 2 and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("flag, want", [
+    ("--cpp", "make_layout(make_shape(Int<8>{}, Int<4>{}), make_stride(Int<4>{}, Int<1>{}))"),
+    ("--dsl", "cute.make_layout((8,4), stride=(4,1))")])
+def test_calc_code_spellings(capsys, flag, want):
+    code, out, _ = run(["calc", "right_inverse((4,8):(8,1))", flag], capsys)
+    assert code == 0 and out.strip() == want

@@ -41,7 +41,7 @@ def test_formula_json_latex_index(capsys):
     d = json.loads(out)
     assert d["text"] == "8*x0 + x1" and d["axes"][1]["weight"] == 4
     code, out, _ = run(capsys, "formula", "(4,8):(8,1)", "--latex", "--index")
-    assert "latex:   8 x_{0} + x_{1}" in out
+    assert r"latex:   8\,x_{0} + x_{1}" in out
     assert "index:   8*Mod(q, 4) + floor(q/4)" in out
 
 
