@@ -137,3 +137,19 @@ def test_register_only_atoms_are_refused():
     tc = make_tiled_copy(copy_atom("SM75_U32x1_MOVM_T", "half_t"), Layout(32), Layout((1, 2)))
     with pytest.raises(LayoutError, match="does not access shared memory"):
         bank_conflicts(tc, "(32,2):(2,1)")
+
+
+def test_f2_certificate_of_the_column_read_and_of_cutes_swizzle():
+    r = shared_access("(32,1):(1,0)", "(32,32):(32,1)", 32)
+    c = r.certificate
+    assert c is not None and "F2 kernel certificate" in r.method
+    assert (c.dim_ker_bank, c.dim_ker_word, c.wavefronts) == (5, 0, 32)
+    assert c.images == tuple(128 << i for i in range(5))
+    r = shared_access("(32,1):(1,0)", "Sw<3,0,5> o 0 o (32,32):(32,1)", 32)
+    assert r.certificate.wavefronts == r.ways == 4
+    # row stride 33 words: 132*j has no carries for j < 32, so it is F2-linear too (and conflict-free)
+    r = shared_access("(32,1):(1,0)", "(32,32):(33,1)", 32)
+    assert (r.certificate.dim_ker_bank, r.certificate.wavefronts) == (0, 1)
+    # stride 3 words: carries, not F2-affine; the exact count stands alone
+    r = shared_access("(32,1):(3,0)", "(32,32):(1,32)", 32)
+    assert r.certificate is None and r.method == "exact per-lane count"
