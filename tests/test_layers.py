@@ -6,8 +6,8 @@ The stack, bottom to top (a package may import only those to its left, and the l
 
 ``errors`` and ``markup`` are leaves every layer may import.  ``oracle`` (real
 CuTe compiled with g++) and ``hwcheck`` (real tensor cores) sit beside the
-stack: they may read ``core`` (and ``hwcheck`` the atom catalog and the
-oracle's header lookup); only the CLI calls ``hwcheck``; no layer calls the
+stack: they may read ``core`` (and ``hwcheck`` the atom catalog, the memory
+analyses whose accesses it runs, and the oracle's header lookup); only the CLI calls ``hwcheck``; no layer calls the
 oracle (the tests do).  ``symcute/__init__.py`` re-exports the public API and is
 no layer.  A package not in the table fails the test until it is placed.
 """
@@ -23,7 +23,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[1] / "symcute"
 
 STACK = ["core", "atoms", "symbolic", "memory", "trace", "recipes", "report", "expr", "cli", "__main__"]
 LEAVES = {"errors", "markup"}
-BESIDE = {"oracle": {"core"}, "hwcheck": {"core", "atoms", "oracle"}}
+BESIDE = {"oracle": {"core"}, "hwcheck": {"core", "atoms", "oracle", "memory"}}
 CALLERS_OF_BESIDE = {"hwcheck": {"cli", "__main__"}, "oracle": {"hwcheck"}}
 
 

@@ -96,6 +96,16 @@ def _nested(a) -> list:
     return [[[None if int(x) < 0 else int(x) for x in k] for k in w] for w in a]
 
 
+def kind_of(instr: model.Instruction) -> str:
+    """The probe program's name for a model instruction (``ld32``, ``ldsm4t``, ``cpasync16``, ...)."""
+    n = instr.name
+    if n.startswith(("ldmatrix", "stmatrix")):
+        return f"{instr.op}sm{instr.active_lanes // 8}{'t' if '.trans' in n else ''}"
+    if instr.op == "ldgsts":
+        return f"cpasync{'cg' if '.cg.' in n else ''}{instr.lane_bytes}"
+    return f"{instr.op}{instr.lane_bytes * 8}"
+
+
 def predict(instr: model.Instruction, addresses: list) -> tuple:
     """(wavefronts, ideal) of all warps' instructions by the model, phase by phase."""
     wave = ideal = 0
@@ -241,7 +251,6 @@ def all_cases(refused: list | None = None) -> list:
     """The runnable cases; specs the analysis refuses (CuTe would not compile them either: e.g. a 128-bit
     copy over a column-major tile) go to ``refused`` with the reason."""
     from ..errors import LayoutError
-    from .hwprogram import kind_of
     out = []
     for spec in all_specs():
         try:

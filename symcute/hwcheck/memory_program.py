@@ -6,10 +6,10 @@ instructions of one kind (``ld.shared``/``st.shared`` of 8..128 bits,
 addresses symcute computed for every lane.  The addresses travel in constant
 memory, so the only shared-memory traffic of a launch is the analysed one;
 inline PTX keeps the exact instruction.  ``ncu --metrics ... --csv`` then gives
-the per-launch wavefronts and bank conflicts that :mod:`.hwevidence` compares
-with the prediction.
+the per-launch wavefronts and bank conflicts that
+with the prediction (:mod:`symcute.hwcheck.memory_evidence`).
 
-``python -m symcute.memory.hwprogram DIR`` writes ``memprobe.cu``,
+``python -m symcute.hwcheck.memory_program DIR`` writes ``memprobe.cu``,
 ``cases.txt`` and ``cases.json`` into DIR.
 """
 
@@ -19,7 +19,7 @@ import json
 import sys
 from pathlib import Path
 
-from . import model
+from ..memory import model
 
 # instruction kind -> (PTX body, registers); %A is the shared address, %G the global address
 KINDS = {
@@ -55,16 +55,6 @@ KIND_IDS = {k: i for i, k in enumerate(KINDS)}
 
 SMEM_BYTES = 160 * 1024
 CONST_WORDS = 16384     # 64 KB of constant memory: warps * ninstr * 32 addresses per case at most
-
-
-def kind_of(instr: model.Instruction) -> str:
-    """The program's kind for a model instruction."""
-    n = instr.name
-    if n.startswith(("ldmatrix", "stmatrix")):
-        return f"{instr.op}sm{instr.active_lanes // 8}{'t' if '.trans' in n else ''}"
-    if instr.op == "ldgsts":
-        return f"cpasync{'cg' if '.cg.' in n else ''}{instr.lane_bytes}"
-    return f"{instr.op}{instr.lane_bytes * 8}"
 
 
 def program() -> str:
@@ -127,7 +117,7 @@ def case_lines(cases: list) -> str:
 
 
 def write(directory) -> list:
-    from .hwcases import all_cases
+    from ..memory.hwcases import all_cases
     d = Path(directory)
     d.mkdir(parents=True, exist_ok=True)
     cases = all_cases()
