@@ -55,8 +55,13 @@ def as_formula(value, names_text: str | None):
         if names_text is not None:
             value = formula(value.layout, parse_names(names_text))
         return value
+    from ..core.composed import ComposedLayout
     from ..core.layout import Layout
-    if not isinstance(value, Layout):
+    from ..core.swizzle import Swizzle
+    from ..symbolic.swizzled import SwizzledFormula
+    if isinstance(value, SwizzledFormula):
+        return value if names_text is None else formula(value.layout, parse_names(names_text))
+    if not isinstance(value, (Layout, ComposedLayout, Swizzle)):
         raise SymcuteError(f"formula: the expression gives {value}, not a layout")
     return formula(value, parse_names(names_text) if names_text is not None else None)
 
@@ -68,7 +73,7 @@ def run(args) -> int:
         return 0
     print(f"layout:  {f.layout}")
     print(f"formula: {f.str_with_zeros() if args.zeros else f}")
-    if f.aliases:
+    if getattr(f, "aliases", None):
         print("aliases: " + ", ".join(f"{k} = {v}" for k, v in f.aliases.items()))
     if args.index:
         print(f"index:   {f.index_text()}")
@@ -85,8 +90,11 @@ def run(args) -> int:
         print(f.to_c())
     if args.table:
         print()
+        if hasattr(f, "domain_table"):  # a swizzled formula: its domain's sub-axes, then the bit table
+            print(f.domain_table())
+            print()
         print(f.table())
-    if f.steps is not None:
+    if getattr(f, "steps", None) is not None:
         print()
         print(f.steps)
     return 0

@@ -11,6 +11,8 @@ SymPy is imported only when a SymPy expression, LaTeX, lambdify or an index
 form is asked for; the prover works on Python ints.
 """
 
+from .bits import Bit, BitLayout, NotF2Linear, bit_layout
+from .f2 import F2Matrix
 from .formula import Formula, SubAxis, formula
 from .linear import Compose
 from .names import parse_names
@@ -23,6 +25,7 @@ from .prover import (
     Witness, broadcast_axes, is_bijective, is_injective, is_surjective, prove, prove_left_inverse,
     prove_right_inverse, witness,
 )
+from .swizzled import SwizzledFormula
 from .table import Table
 
 # Re-exported as symcute.<name>; the operations keep CuTe's names here only
@@ -30,5 +33,5 @@ from .table import Table
 __all__ = [
     "Formula", "SubAxis", "formula", "Compose", "Proof", "Certificate", "prove", "prove_right_inverse",
     "prove_left_inverse", "is_injective", "is_surjective", "is_bijective", "broadcast_axes", "witness",
-    "Witness", "parse_names",
+    "Witness", "parse_names", "SwizzledFormula", "F2Matrix", "BitLayout", "Bit", "bit_layout", "NotF2Linear",
 ]

@@ -13,6 +13,7 @@ from ..core import int_tuple as it
 from ..core.composed import ComposedLayout, UInt32
 from ..core.swizzle import Swizzle
 from .formula import Formula, _numpy
+from .swizzled import SwizzledFormula
 from ..errors import LimitError
 from .limits import check_enumerable
 from .linear import Compose
@@ -42,6 +43,8 @@ def apply(term, q):
     """``term`` applied elementwise to the integer array ``q``."""
     if isinstance(term, Compose):
         return apply(term.outer, apply(term.inner, q))
+    if isinstance(term, SwizzledFormula):
+        return apply(term.layout, q)
     if isinstance(term, Swizzle):  # Swizzle::apply, as core evaluates it
         y = q & term.yyy_msk
         return q ^ (y >> term.shift if term.shift >= 0 else y << -term.shift)

@@ -381,6 +381,8 @@ def formula(layout, names=None) -> Formula:
     ``"((t0,t1),(v0,v1))"``; by default each mode is named ``x`` followed by its
     mode path (``x0_1`` for mode path (0,1); ``x`` for a rank-1 layout).
     A Formula passed in is returned as is, or renamed when ``names`` is given.
+    A ComposedLayout or a Swizzle gives a :class:`~symcute.symbolic.swizzled.SwizzledFormula`
+    (``names`` name its innermost layout's modes).
     @post formula(L).layout == L
     @post formula(L)(q) == sum(a.stride * digit_a(q)) for every q < size(L)
     """
@@ -388,6 +390,9 @@ def formula(layout, names=None) -> Formula:
         if names is None:
             return layout
         layout = layout.layout
+    if not isinstance(layout, Layout) and _is_swizzled(layout):
+        from .swizzled import swizzled_formula
+        return swizzled_formula(layout, names)
     if not isinstance(layout, Layout):
         raise SymcuteError(f"formula: {layout!r} is not a layout")
     _check_layout(layout)
@@ -399,6 +404,13 @@ def formula(layout, names=None) -> Formula:
     flat = check_names_tree(names, layout.shape, where=f"formula({layout}) names")
     shape = it.flatten_to_tuple(layout.shape)
     return Formula(layout, [[(n, s)] if s > 1 else [] for n, s in zip(flat, shape)], list(flat))
+
+
+def _is_swizzled(x) -> bool:
+    from ..core.composed import ComposedLayout
+    from ..core.swizzle import Swizzle
+    from .swizzled import SwizzledFormula
+    return isinstance(x, (ComposedLayout, Swizzle, SwizzledFormula))
 
 
 def linear_text(terms: Sequence[tuple], parenthesize: bool = False) -> str:
@@ -423,7 +435,7 @@ def _join_signed(parts: list[str]) -> str:
 
 def _check_layout(layout):
     if not isinstance(layout, Layout):
-        raise SymcuteError(f"formula: {layout!r} is not a layout (swizzled layouts have no linear formula)")
+        raise SymcuteError(f"formula: {layout!r} is not a layout")
     for d in it.flatten_to_tuple(layout.stride):
         if isinstance(d, bool) or not isinstance(d, int):
             raise SymcuteError(f"formula: layout {layout} has a basis stride {d}; formulas take integer strides")

@@ -25,6 +25,7 @@ from ..core.swizzle import Swizzle
 from ..errors import SymcuteError
 from .digits import carries, land, refine
 from .formula import Formula, formula
+from .swizzled import SwizzledFormula
 from .names import split_names
 from .naming import input_chain
 
@@ -56,14 +57,14 @@ class Compose:
 
 
 def as_term(x):
-    if isinstance(x, (Layout, Formula, Compose, ComposedLayout, Swizzle)):
+    if isinstance(x, (Layout, Formula, Compose, ComposedLayout, Swizzle, SwizzledFormula)):
         return x
     raise SymcuteError(f"{x!r} is not a layout, a formula or a Compose")
 
 
 def layout_of(term):
     """The core value a term evaluates (a Formula's layout; a layout, swizzle or composed layout itself)."""
-    return term.layout if isinstance(term, Formula) else term
+    return term.layout if isinstance(term, (Formula, SwizzledFormula)) else term
 
 
 def size_of(term) -> int:
@@ -80,7 +81,7 @@ def evaluate(term, x: int) -> int:
 
 
 def term_text(term) -> str:
-    if isinstance(term, Formula):
+    if isinstance(term, (Formula, SwizzledFormula)):
         return str(term.layout)
     if isinstance(term, Compose):
         return f"({term})"
@@ -107,6 +108,8 @@ def linearize(term, n: int) -> list[Digit]:
 def _formula_of(layout) -> Formula:
     if isinstance(layout, Formula):
         return layout
+    if isinstance(layout, SwizzledFormula):
+        layout = layout.layout
     if isinstance(layout, (ComposedLayout, Swizzle)):
         raise NotLinear(f"{layout} is swizzled: an XOR of bit-fields, not a linear form over digits")
     try:
@@ -153,7 +156,7 @@ def _axis(name, extent, weight, stride, leaf):
 
 
 def _through(outer, inner: list[Digit]) -> list[Digit]:
-    if isinstance(outer, (ComposedLayout, Swizzle)):
+    if isinstance(outer, (ComposedLayout, Swizzle, SwizzledFormula)):
         _formula_of(outer)  # raises NotLinear: the F2 back-end decides swizzled terms
     f = _formula_of(outer) if isinstance(outer, (Formula, Layout)) else None
     if f is None:  # nested Compose as the outer function: linearize it as a function on its own domain

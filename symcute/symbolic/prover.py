@@ -33,6 +33,7 @@ from .limits import HOW_TO_CHANGE, exhaustive_limit, _pow2
 from .linear import Compose, NotLinear, as_term, coalesce_digits, common_rows, evaluate, linearize, size_of, \
     term_text
 from .proof import Certificate, Proof
+from .swizzled import SwizzledFormula
 from .table import Table
 
 # Domains up to this size re-check a decided refutation by enumeration (cheap; larger ones rely on the
@@ -234,6 +235,7 @@ def _default_inverse(L, side: str):
     from . import ops
     if isinstance(L, Compose):
         raise SymcuteError(f"prove_{side}_inverse: give the inverse of a composite explicitly")
+    L = L.layout if isinstance(L, SwizzledFormula) else L
     if isinstance(L, (ComposedLayout, Swizzle)):  # CuTe's own inverse of a swizzled layout (core's value)
         from ..core.inverse import left_inverse, right_inverse
         return right_inverse(L) if side == "right" else left_inverse(L)

@@ -23,6 +23,7 @@ from __future__ import annotations
 from .bits import NotF2Linear, bit_layout, integer_map
 from .f2 import F2Matrix, bit_positions
 from .proof import Certificate, Proof
+from .swizzled import SwizzledFormula
 from .table import Table
 
 WHY_LINEAR = ("the term is F2-affine on the bits of its index: each sub-axis's multiples occupy their own offset "
@@ -50,7 +51,9 @@ def _names(term, k: int) -> tuple:
     while isinstance(term, Compose):
         term = term.inner
     try:
-        b = bit_layout(term)
+        b = term.bits if isinstance(term, SwizzledFormula) else bit_layout(term)
+        if b is None:
+            raise NotF2Linear(term.reason)
         names = [x.name for x in b.inputs] if b.is_box else []
     except NotF2Linear:
         names = []

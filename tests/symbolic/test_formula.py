@@ -98,12 +98,12 @@ def test_size_one_modes_are_omitted_and_mode_access_keeps_names():
     assert str(F[1, 0]) == str(F[-1, 0])
 
 
-def test_basis_strides_and_swizzles_are_refused():
+def test_basis_strides_are_refused_and_swizzles_give_a_swizzled_formula():
     from symcute.core import make_identity_layout, parse_layout
     with pytest.raises(SymcuteError, match="basis"):
         sym.formula(make_identity_layout((4, 8)))
-    with pytest.raises(SymcuteError):
-        sym.formula(parse_layout("Sw<3,4,3> o 0 o (8,64):(64,1)"))
+    f = sym.formula(parse_layout("Sw<3,4,3> o 0 o (8,64):(64,1)"))
+    assert isinstance(f, sym.SwizzledFormula) and str(f) == "(64*x0 + x1) ^ ((x0 >> 1) << 4)"
 
 
 def test_large_values_exact():
