@@ -140,6 +140,10 @@ class SwizzledFormula:
         o = _total_offset(self.layout)
         return _generic_text(self.layout, f"{o} + {lin}" if o else lin)
 
+    def to_c(self, *args, **kwargs) -> str:
+        raise SymcuteError(f"formula {self.layout}: C code is generated for plain layouts only, not for "
+                           f"swizzled ones (use --cpp for CuTe's own spelling)")
+
     def table(self) -> Table:
         """The bit table: for each offset bit, the named input bits XORed into it."""
         if self.bits is None:
@@ -190,9 +194,9 @@ class SwizzledFormula:
         if self.bits is None or self.linear is None:
             return rf"\mathrm{{{_outer_name(self.layout)}}}\left({lin}\right)"
         parts = [rf"\left({lin}\right)" if " " in lin else lin]
-        import sympy
+        from .code import latex_name
         for name, lo, n, out in self.xor_terms():
-            axis = sympy.latex(sympy.Symbol(name))
+            axis = latex_name(name)
             field = axis if not lo else rf"\left\lfloor {axis} / {1 << lo} \right\rfloor"
             if lo + n < _axis_width(self, name):
                 field = rf"\left({field} \bmod {1 << n}\right)"

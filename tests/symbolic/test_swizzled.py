@@ -36,7 +36,7 @@ def test_issue_examples_print_the_xor_of_named_bit_fields():
     f = sym.formula(parse_layout(SW343), ("r", "c"))
     assert str(f) == "(64*r + c) ^ ((r >> 1) << 4)"
     assert str(sym.formula(parse_layout("Sw<3,3,3> o 0 o (8,64):(64,1)"), ("r", "c"))) == "(64*r + c) ^ (r << 3)"
-    assert f.latex() == r"\left(64 r + c\right) \oplus 2^{4} \left\lfloor r / 2 \right\rfloor"
+    assert f.latex() == r"\left(64\,r + c\right) \oplus 2^{4} \left\lfloor r / 2 \right\rfloor"
     assert f.table().row("bit 4") == ("bit 4", "r_1 ^ c_4")
 
 
