@@ -6,6 +6,7 @@ from .mma_lookup import UnknownAtom, mma_atom, mma_atoms
 from .copy_atom import CopyAtom
 from .copy_catalog import copy_atom, copy_atoms
 from .names import tile_names, tv_names
+from .smem_layouts import smem_layout_atom, smem_layout_atom_bits, smem_layout_atom_names
 from .tiled_copy import (
     RetileSteps, ThrCopy, TiledCopy, make_tiled_copy, make_tiled_copy_A, make_tiled_copy_B, make_tiled_copy_C,
     make_tiled_copy_D, make_tiled_copy_S,
@@ -16,4 +17,5 @@ __all__ = ["MMAAtom", "UpstreamDefect", "UnknownAtom", "mma_atom", "mma_atoms",
            "ThrMMA", "TiledMMA", "make_tiled_mma", "CopyAtom", "copy_atom", "copy_atoms",
            "RetileSteps", "ThrCopy", "TiledCopy", "make_tiled_copy", "make_tiled_copy_A", "make_tiled_copy_B",
            "make_tiled_copy_C", "make_tiled_copy_D", "make_tiled_copy_S", "tv_names", "tile_names",
-           "Finding", "LintReport", "lint_catalog", "lint_copy_atom", "lint_mma_atom"]
+           "Finding", "LintReport", "lint_catalog", "lint_copy_atom", "lint_mma_atom",
+           "smem_layout_atom", "smem_layout_atom_bits", "smem_layout_atom_names"]

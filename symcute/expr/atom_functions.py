@@ -20,6 +20,7 @@ from ..atoms.lint import lint_copy_atom, lint_mma_atom
 from ..atoms.mma_atom import MMAAtom
 from ..atoms.mma_catalog import WARP_ATOMS
 from ..atoms.mma_lookup import mma_atom
+from ..atoms.smem_layouts import ALIASES, SMEM_LAYOUT_ATOMS, smem_layout_atom, smem_layout_atom_bits, smem_layout_atom_names
 from ..atoms.names import tile_names, tv_names
 from ..atoms.tiled_copy import (
     ThrCopy, TiledCopy, make_tiled_copy, make_tiled_copy_A, make_tiled_copy_B, make_tiled_copy_C,
@@ -154,6 +155,32 @@ for _name in WARP_ATOMS:
     register_function(_name + "{}", _atom_value(_name))
 for _name, *_rest in mma_gmma.all_base_names():
     register_function(_name + "{}", _atom_value(_name))
+
+
+def _smem_atom_value(name: str):
+    return lambda value_type: smem_layout_atom(name, str(value_type) if isinstance(value_type, TypeName)
+                                               else value_type)
+
+
+def _smem_atom_bits(name: str):
+    return lambda: smem_layout_atom_bits(name)
+
+
+for _name in smem_layout_atom_names():  # GMMA::Layout_K_SW128_Atom<half_t>{}, UMMA::... (aliases too)
+    register_function(_name + "{}", _smem_atom_value(_name))
+for _name in SMEM_LAYOUT_ATOMS:  # ..._Atom_Bits{}: UMMA declares only its own 32B atom's _Bits
+    register_function(_name + "_Bits{}", _smem_atom_bits(_name))
+
+
+def _no_alias_bits(name: str):
+    def refuse():
+        raise LayoutError(f"{name}_Bits is not a member of UMMA: cute/atom/mma_traits_sm100.hpp declares only "
+                          f"{name.split('::')[1]} (a using-declaration of GMMA's); use {ALIASES[name]}_Bits")
+    return refuse
+
+
+for _name in ALIASES:
+    register_function(_name + "_Bits{}", _no_alias_bits(_name))
 
 
 def _copy_value(name: str):

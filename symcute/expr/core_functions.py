@@ -23,6 +23,7 @@ from ..core.products import (
     blocked_product, flat_product, logical_product, raked_product, tile_to_shape, tiled_product, zipped_product,
 )
 from ..core.recast import downcast, recast_layout, upcast
+from ..core.swizzle import Swizzle
 from ..errors import LayoutError
 from .language import TypeName
 from .registry import register_function, register_method
@@ -34,6 +35,13 @@ def _layout(x, fn: str) -> Layout:
     if isinstance(x, (int, tuple)) and not isinstance(x, bool):
         return Layout(x)  # CuTe functions taking a layout accept a shape as make_layout(shape)
     raise LayoutError(f"{fn}: expected a layout, got {x}")
+
+
+def _swizzle_or_layout(x, fn: str | None):
+    """CuTe's composition takes a Swizzle on either side (``composition(Swizzle<3,4,3>{}, L)``)."""
+    if isinstance(x, Swizzle):
+        return x
+    return _layout(x, fn) if fn is not None else x
 
 
 def _type(x) -> str | int:
@@ -115,7 +123,7 @@ _TABLE = {
     "coalesce": lambda l, *p: coalesce(_layout(l, "coalesce"), *p),
     "filter": lambda l, *p: filter(_layout(l, "filter"), *p),
     "filter_zeros": lambda l, *p: filter_zeros(_layout(l, "filter_zeros"), *p),
-    "composition": lambda a, b: composition(_layout(a, "composition"), b),
+    "composition": lambda a, b: composition(_swizzle_or_layout(a, "composition"), _swizzle_or_layout(b, None)),
     "complement": lambda l, *c: complement(_layout(l, "complement"), *c),
     "right_inverse": lambda l: right_inverse(_layout(l, "right_inverse")),
     "left_inverse": lambda l: left_inverse(_layout(l, "left_inverse")),
