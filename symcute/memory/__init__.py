@@ -7,8 +7,9 @@ docs/memory.md.
 """
 
 from .copy import atom_kind, bank_conflicts, default_side
+from .gmem import GlobalAccess, global_access
 from .model import Instruction, cp_async, ld_st, matrix
 from .shared import LaneAxes, SharedAccess, VectorWidth, Witness, max_vector, shared_access
 
-__all__ = ["shared_access", "bank_conflicts", "SharedAccess", "Witness", "LaneAxes", "VectorWidth",
+__all__ = ["shared_access", "bank_conflicts", "global_access", "GlobalAccess", "SharedAccess", "Witness", "LaneAxes", "VectorWidth",
            "Instruction", "ld_st", "matrix", "cp_async", "max_vector", "atom_kind", "default_side"]

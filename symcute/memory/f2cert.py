@@ -53,7 +53,8 @@ def kernel_certificate(result):
         A = F2Matrix(tuple(cols), ADDRESS_BITS)
         word = F2Matrix(tuple(c >> 2 for c in cols), ADDRESS_BITS - 2)
         bank = F2Matrix(tuple((c >> 2) & (model.BANKS - 1) for c in cols), 5)
-        kb, kw = len(bank.kernel()), len(word.kernel())
+        # without broadcast (cp.async) every (lane, word) pair counts: no word kernel to divide by
+        kb, kw = len(bank.kernel()), (len(word.kernel()) if instr.broadcast else 0)
         dims.append((kb, kw))
         if p == w.phase:
             images = tuple(A.columns)

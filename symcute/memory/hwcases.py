@@ -37,6 +37,10 @@ def pattern_addresses(spec: dict) -> list:
         a = lanes * spec["stride"] + spec.get("offset", 0)
     elif p == "mod":          # lanes repeat every `period` lanes (broadcast across phases)
         a = (lanes % spec["period"]) * spec["stride"]
+    elif p == "blocks":       # lanes in blocks of `block` share one address; blocks `stride` apart
+        a = (lanes // spec["block"]) * spec["stride"]
+    elif p == "all_but_last":  # every lane at 0 except lane 31 at `stride`
+        a = np.where(lanes == 31, spec["stride"], 0)
     elif p == "perm":
         a = np.random.RandomState(spec["seed"]).permutation(32) * b
     elif p == "random":
@@ -51,8 +55,14 @@ def pattern_addresses(spec: dict) -> list:
 
 
 def build(spec: dict):
-    """``(instruction, addresses [warp][instr][lane], SharedAccess or None)`` of a spec."""
+    """``(instruction, addresses [warp][instr][lane], SharedAccess or None)`` of a spec
+    (for a global-memory spec: ``(access bits, addresses, GlobalAccess)``)."""
     from ..core import parse_layout
+    if spec["family"] == "gmem":
+        from .gmem import global_access
+        g = global_access(parse_layout(spec["tv"]), parse_layout(spec["gmem"]), spec["value_bits"],
+                          spec.get("vector_bits"))
+        return g.access_bits, _nested(g.lane_addresses), g
     if spec["family"] == "pattern":
         return instruction(spec), pattern_addresses(spec), None
     if spec["family"] == "tv":
@@ -111,9 +121,9 @@ def predict(instr: model.Instruction, addresses: list) -> tuple:
     wave = ideal = 0
     for w in addresses:
         for k in w:
-            for ph in model.instruction_phases(instr, k):
-                wave += ph.wavefronts
-                ideal += ph.ideal
+            a, b = model.instruction_cost(instr, k)
+            wave += a
+            ideal += b
     return wave, ideal
 
 
@@ -149,6 +159,23 @@ def _pattern_specs() -> list:
                               "swizzle": [3, 3]})
                 specs.append({"family": "pattern", "instr": ins, "pattern": "rows_swizzled", "stride": 64,
                               "swizzle": [2, 3]})
+    # broadcasts of wide loads and stores: which lanes sharing an address are served together
+    for op in ("ld", "st"):
+        for bits in (32, 64, 128):
+            b = bits // 8
+            for block in (2, 4, 8, 16):
+                for stride in (b, 128, 0 if block == 16 else 4 * b):
+                    specs.append({"family": "pattern", "instr": ["ldst", op, bits], "pattern": "blocks",
+                                  "block": block, "stride": stride})
+            for stride in (b, 128):
+                specs.append({"family": "pattern", "instr": ["ldst", op, bits], "pattern": "all_but_last",
+                              "stride": stride})
+    # cp.async with the global sources of consecutive lanes 4, 16 or 128 bytes apart
+    for nbytes in (4, 8, 16):
+        for gstride in (nbytes, 128):
+            for pat in ({"pattern": "stride", "stride": nbytes}, {"pattern": "stride", "stride": 32},
+                        {"pattern": "stride", "stride": 128}, {"pattern": "perm", "seed": nbytes}):
+                specs.append({"family": "pattern", "instr": ["cp.async", nbytes, "ca"], **pat, "gstride": gstride})
     for nbytes, cache in ((4, "ca"), (8, "ca"), (16, "ca"), (16, "cg")):
         ins = ["cp.async", nbytes, cache]
         for s in sorted({nbytes, 2 * nbytes, 32, 128}):
@@ -238,8 +265,27 @@ def _copy_specs() -> list:
     return specs
 
 
+def _gmem_specs() -> list:
+    g = [("(32,1):(1,0)", "(32,32):(32,1)", 32), ("(32,1):(1,0)", "(32,32):(1,32)", 32),
+         ("(32,1):(2,0)", "(64,32):(1,64)", 32), ("(32,1):(3,0)", "(96,32):(1,96)", 32),
+         ("(32,4):(4,1)", "(128,32):(1,128)", 32), ("(32,2):(2,1)", "(64,32):(1,64)", 32),
+         ("(32,4):(1,32)", "(128,32):(1,128)", 32), ("(32,4):(4,1)", "(32,128):(128,1)", 32),
+         ("((8,4),8):((8,256),1)", "(32,64):(64,1)", 16), ("((8,4),8):((8,512),1)", "(64,64):(64,1)", 16),
+         ("(32,8):(8,1)", "(256,16):(1,256)", 16), ("((4,8),8):((8,64),1)", "(64,64):(1,64)", 16),
+         ("(32,(4,2)):(4,(1,256))", "(128,64):(1,128)", 32), ("(32,8):(1,32)", "(128,8):(1,128)", 32),
+         ("(32,8):(8,1)", "(128,8):(1,128)", 32), ("(32,8):(1,32)", "(128,8):(8,1)", 32),
+         ("(32,1):(33,0)", "(33,32):(1,33)", 32), ("(32,2):(1,32)", "(64,32):(1,64)", 64),
+         ("(32,1):(1,0)", "(32,16):(16,1)", 64), ("(32,1):(4,0)", "(128,8):(1,128)", 32)]
+    specs = []
+    for tv, gm, vb in g:
+        specs.append({"family": "gmem", "tv": tv, "gmem": gm, "value_bits": vb})
+        if vb == 32:
+            specs.append({"family": "gmem", "tv": tv, "gmem": gm, "value_bits": vb, "vector_bits": 32})
+    return specs
+
+
 def all_specs() -> list:
-    return _pattern_specs() + _tv_specs() + _copy_specs()
+    return _pattern_specs() + _tv_specs() + _copy_specs() + _gmem_specs()
 
 
 def case_name(spec: dict) -> str:
@@ -247,8 +293,9 @@ def case_name(spec: dict) -> str:
     return spec["family"] + ":" + ";".join(f"{k}={spec[k]}" for k in keys)
 
 
-def all_cases(refused: list | None = None) -> list:
-    """The runnable cases; specs the analysis refuses (CuTe would not compile them either: e.g. a 128-bit
+def all_cases(refused: list | None = None, concurrent: bool = True) -> list:
+    """The runnable cases (each multi-warp case twice: warps one at a time, and concurrently when
+    ``concurrent``); specs the analysis refuses (CuTe would not compile them either: e.g. a 128-bit
     copy over a column-major tile) go to ``refused`` with the reason."""
     from ..errors import LayoutError
     out = []
@@ -259,11 +306,22 @@ def all_cases(refused: list | None = None) -> list:
             if refused is not None:
                 refused.append((spec, str(e)))
             continue
+        if spec["family"] == "gmem":
+            if instr < 32:
+                continue
+            out.append({"name": case_name(spec), "spec": spec, "kind": f"gld{instr}", "op": "gld",
+                        "warps": len(addrs), "ninstr": len(addrs[0]), "serial": True, "gstride": 16,
+                        "predicted_sectors": r.sectors, "predicted_ideal_sectors": r.ideal_sectors,
+                        "predicted_requests": r.requests, "addresses": addrs})
+            continue
         wave, ideal = predict(instr, addrs)
         if r is not None and (r.wavefronts, r.ideal_wavefronts) != (wave, ideal):
             raise AssertionError(f"{case_name(spec)}: analysis {r.wavefronts}/{r.ideal_wavefronts} != model "
                                  f"{wave}/{ideal}")
-        out.append({"name": case_name(spec), "spec": spec, "kind": kind_of(instr), "op": instr.op,
-                    "warps": len(addrs), "ninstr": len(addrs[0]), "predicted_wavefronts": wave,
-                    "predicted_ideal": ideal, "addresses": addrs})
+        case = {"name": case_name(spec), "spec": spec, "kind": kind_of(instr), "op": instr.op,
+                "warps": len(addrs), "ninstr": len(addrs[0]), "serial": True, "gstride": spec.get("gstride", 16),
+                "predicted_wavefronts": wave, "predicted_ideal": ideal, "addresses": addrs}
+        out.append(case)
+        if concurrent and len(addrs) > 1:
+            out.append({**case, "name": case["name"] + ";concurrent", "serial": False})
     return out

@@ -45,7 +45,8 @@ BANK_BYTES = 4
 WARP = 32
 SECTOR_BYTES = 32
 LINE_BYTES = 128
-MAX_SHARED_VECTOR_BITS = 128   # ld.shared.v4.b32 / ld.shared.v2.b64: the widest shared access of one lane
+MAX_SHARED_VECTOR_BITS = 128
+CP_ASYNC_PHASE_LANES = 8       # measured on the H200 for 4-, 8- and 16-byte cp.async.ca alike   # ld.shared.v4.b32 / ld.shared.v2.b64: the widest shared access of one lane
 
 
 @dataclass(frozen=True)
@@ -63,6 +64,8 @@ class Instruction:
     lane_bytes: int
     active_lanes: int
     phase_lanes: int
+    broadcast: bool = True      # lanes reading the same word are served once (False: cp.async writes)
+    ideal_by_bytes: bool = False  # ideal = ceil(lanes * lane_bytes / 128) per instruction (cp.async's counter)
 
     @property
     def phases(self) -> int:
@@ -98,11 +101,16 @@ def matrix(op: str, num: int, trans: bool = False) -> Instruction:
 
 
 def cp_async(access_bytes: int, cache: str = "ca") -> Instruction:
-    """``cp.async.{ca,cg}.shared.global`` of 4, 8 or 16 bytes per lane (the shared-memory write)."""
+    """``cp.async.{ca,cg}.shared.global`` of 4, 8 or 16 bytes per lane (the shared-memory write).
+
+    Measured on the H200 (docs/memory.md, "cp.async"): the write is served in
+    phases of 8 lanes whatever the width, lanes writing the same word are not
+    merged, and the ideal is ``32 * bytes / 128`` wavefronts per instruction.
+    """
     if access_bytes not in (4, 8, 16) or (cache == "cg" and access_bytes != 16):
         raise SymcuteError(f"cp.async.{cache}: copies 4, 8 or 16 bytes (cg: 16), not {access_bytes}")
     return Instruction(f"cp.async.{cache}.shared.global ({access_bytes} B)", "ldgsts", access_bytes, WARP,
-                       _phase_lanes(access_bytes))
+                       CP_ASYNC_PHASE_LANES, broadcast=False, ideal_by_bytes=True)
 
 
 @dataclass(frozen=True)
@@ -122,25 +130,28 @@ def lane_words(address: int, nbytes: int) -> range:
     return range(address // BANK_BYTES, (address + nbytes - 1) // BANK_BYTES + 1)
 
 
-def phase_wavefronts(index: int, addresses: dict, nbytes: int) -> Phase:
+def phase_wavefronts(index: int, addresses: dict, nbytes: int, broadcast: bool = True) -> Phase:
     """Exact wavefront count of one phase: ``addresses`` maps lane -> byte address.
 
     The rule (the same word in one bank is served once; distinct words of one bank
     need one wavefront each) is evaluated lane by lane, so it is exact for any
-    addresses, F2-linear or not.
+    addresses, F2-linear or not.  Without ``broadcast`` (cp.async) every lane's
+    word counts, equal or not.
     """
     per_bank: dict = {}
     words = set()
     for lane, a in addresses.items():
         for w in lane_words(a, nbytes):
-            per_bank.setdefault(w % BANKS, {}).setdefault(w, []).append(lane)
+            key = w if broadcast else (w, lane)
+            per_bank.setdefault(w % BANKS, {}).setdefault(key, []).append(lane)
             words.add(w)
     if not per_bank:
         return Phase(index, (), 0, 0, 0, (), ())
     bank = max(sorted(per_bank), key=lambda b: len(per_bank[b]))
     ws = sorted(per_bank[bank])
-    return Phase(index, tuple(sorted(addresses)), len(ws), -(-len(words) // BANKS), bank, tuple(ws),
-                 tuple(tuple(sorted(set(per_bank[bank][w]))) for w in ws))
+    return Phase(index, tuple(sorted(addresses)), len(ws), -(-len(words) // BANKS), bank,
+                 tuple(k if broadcast else k[0] for k in ws),
+                 tuple(tuple(sorted(set(per_bank[bank][k]))) for k in ws))
 
 
 def instruction_phases(instr: Instruction, addresses: list) -> list:
@@ -149,7 +160,17 @@ def instruction_phases(instr: Instruction, addresses: list) -> list:
     for lane, a in enumerate(addresses[:instr.active_lanes]):
         if a is not None:
             groups.setdefault(instr.phase_of(lane), {})[lane] = a
-    return [phase_wavefronts(p, groups[p], instr.lane_bytes) for p in sorted(groups)]
+    return [phase_wavefronts(p, groups[p], instr.lane_bytes, instr.broadcast) for p in sorted(groups)]
+
+
+def instruction_cost(instr: Instruction, addresses: list) -> tuple:
+    """``(wavefronts, ideal)`` of one warp instruction."""
+    phases = instruction_phases(instr, addresses)
+    wave = sum(p.wavefronts for p in phases)
+    if instr.ideal_by_bytes:
+        lanes = sum(1 for a in addresses[:instr.active_lanes] if a is not None)
+        return wave, -(-lanes * instr.lane_bytes // (BANKS * BANK_BYTES))
+    return wave, sum(p.ideal for p in phases)
 
 
 def sectors(addresses: list, nbytes: int) -> tuple:

@@ -211,19 +211,29 @@ def analyse(bits: np.ndarray, value_bits: int, per_access: int, instr: model.Ins
     g = np.broadcast_to(group, words.shape)[valid]
     wd = words[valid]
     ngroups = warps * nk * nph
-    pair = np.unique(np.stack([g, wd]), axis=1)
-    gbank = pair[0] * model.BANKS + pair[1] % model.BANKS
+    pair = np.unique(np.stack([g, wd]), axis=1)          # distinct (phase, word)
+    if instr.broadcast:
+        counted = pair
+    else:                                                 # every lane's word counts (cp.async writes)
+        ln = np.broadcast_to(lanes[None, None, :, None], words.shape)[valid]
+        counted = np.unique(np.stack([g, wd, ln]), axis=1)[:2]
+    gbank = counted[0] * model.BANKS + counted[1] % model.BANKS
     per_bank = np.bincount(gbank, minlength=ngroups * model.BANKS).reshape(ngroups, model.BANKS)
     wave = per_bank.max(axis=1)
-    distinct = np.bincount(pair[0], minlength=ngroups)
-    ideal = -(-distinct // model.BANKS)
     wave_wk = wave.reshape(warps, nk, nph).sum(axis=2)
-    ideal_wk = ideal.reshape(warps, nk, nph).sum(axis=2)
+    if instr.ideal_by_bytes:
+        nact = ((lane_byte >= 0) & active[None, None, :]).sum(axis=2)
+        ideal_wk = -(-nact * instr.lane_bytes // (model.BANKS * model.BANK_BYTES))
+        ideal = ideal_wk
+    else:
+        distinct = np.bincount(pair[0], minlength=ngroups)
+        ideal = -(-distinct // model.BANKS)
+        ideal_wk = ideal.reshape(warps, nk, nph).sum(axis=2)
     worst = int(np.argmax(wave))
     ww, wk, wp = worst // (nk * nph), (worst // nph) % nk, worst % nph
     sel = {int(l): int(lane_byte[ww, wk, l]) for l in range(model.WARP)
            if active[l] and phase[l] == wp and lane_byte[ww, wk, l] >= 0}
-    ph = model.phase_wavefronts(wp, sel, instr.lane_bytes)
+    ph = model.phase_wavefronts(wp, sel, instr.lane_bytes, instr.broadcast)
     wit = Witness(ww, wk, wp, ph.bank, ph.bank_words,
                   tuple(tuple(_lane_axes(ww * model.WARP + l, l, thread_names, thread_shape, sel[l]) for l in ls)
                         for ls in ph.bank_lanes))
