@@ -103,7 +103,6 @@ def main() -> int:
     import pkgutil
 
     import symcute
-    import symcute.lang  # noqa: F401  (the registrations in the CLI's order: a layer's module alone may need it)
 
     failures = []
     if Path(symcute.__file__).resolve().is_relative_to(ROOT):

@@ -22,6 +22,7 @@ from ..atoms.mma_catalog import WARP_ATOMS
 from ..atoms.mma_lookup import mma_atom
 from ..atoms.smem_layouts import ALIASES, SMEM_LAYOUT_ATOMS, smem_layout_atom, smem_layout_atom_bits, smem_layout_atom_names
 from ..atoms.names import tile_names, tv_names
+from ..atoms.spelling import last_component, strip_namespace
 from ..atoms.tiled_copy import (
     ThrCopy, TiledCopy, make_tiled_copy, make_tiled_copy_A, make_tiled_copy_B, make_tiled_copy_C,
     make_tiled_copy_D, make_tiled_copy_S,
@@ -72,6 +73,23 @@ def _layout_arg(x):
     if isinstance(x, TypeName):
         raise LayoutError(f"expected a layout or a shape, got the type {_spelling(x)}")
     return x
+
+
+def _atom_operation(template: str, targs: tuple, count: int):
+    """The operation of ``MMA_Atom<Op>{}`` / ``Copy_Atom<Op, T>{}``, refused as CuTe refuses it: another
+    count of template arguments has no specialization (mma_atom.hpp, copy_atom.hpp), and an atom as
+    the operation asks for ``MMA_Traits<MMA_Atom<...>>``, which does not exist."""
+    shown = f"{template}<{', '.join(_spelling(t) for t in targs)}>{{}}"
+    if len(targs) != count:
+        what = "an MMA operation (or MMA_Traits<Op>)" if count == 1 else "a copy operation and a value type"
+        raise LayoutError(f"{shown}: {template} takes {what}, got {len(targs)} template arguments")
+    op = targs[0]
+    if isinstance(op, (MMAAtom, CopyAtom)) or (isinstance(op, TypeName) and
+                                               strip_namespace(op.name) in ("MMA_Atom", "Copy_Atom")):
+        traits = "MMA_Traits" if count == 1 else "Copy_Traits"
+        raise LayoutError(f"{shown}: the operation must be an instruction, not an atom "
+                          f"(CuTe has no {traits}<{template}<...>>)")
+    return op
 
 
 def _make_tiled_mma(atom, atom_layout=(1, 1, 1), permutations=None):
@@ -138,12 +156,12 @@ _TABLE = {
     "tile_names": lambda obj, op=None: tile_names(obj, "TV" if op is None else _operand(op)),
     "lint_mma_atom": lambda a: lint_mma_atom(_as_mma_atom(a)),
     "lint_copy_atom": lambda a: lint_copy_atom(_as_copy_atom(a)),
-    "MMA_Atom{}": lambda op, *rest: _as_mma_atom(op),
-    "Copy_Atom{}": lambda op, t: _as_copy_atom(op, t),
+    "MMA_Atom{}": lambda *targs: _as_mma_atom(_atom_operation("MMA_Atom", targs, 1)),
+    "Copy_Atom{}": lambda *targs: _as_copy_atom(_atom_operation("Copy_Atom", targs, 2), targs[1]),
 }
 
 for _name, _fn in _TABLE.items():
-    register_function(_name, _fn)
+    register_function(_name, _fn, identifiers=_name in ("tv_names", "tile_names"))  # their operand: A, B, C, TV
 register_function("size", _wrap_size(REGISTRY.function("size")))
 
 
@@ -189,6 +207,23 @@ def _copy_value(name: str):
 
 for _name in copy_operation_names():
     register_function(_name + "{}", _copy_value(_name))
+
+
+_ATOM_TYPES = frozenset(WARP_ATOMS) | {n for n, *_ in mma_gmma.all_base_names()} | set(copy_operation_names()) | {
+    "MMA_Atom", "Copy_Atom", "MMA_Traits", "Copy_Traits"}
+_GMMA_ENUMS = frozenset({"K", "MN", "One", "Neg", "Zero"})  # GMMA::Major, GMMA::ScaleIn, GMMA::ScaleOut
+
+
+def _atom_type(name: str) -> bool:
+    """An atom's operation under its namespaces, ``SM90::GMMA::MMA_...``, or a GMMA template argument."""
+    bare = strip_namespace(name)
+    if bare in _ATOM_TYPES or bare.startswith(("SM90::GMMA::MMA_", "GMMA::MMA_")):
+        return True
+    return "GMMA::" in bare and bare.split("::")[-2] in ("Major", "ScaleIn", "ScaleOut") \
+        and last_component(bare) in _GMMA_ENUMS
+
+
+REGISTRY.register_type_names(_ATOM_TYPES, test=_atom_type)
 
 
 _MMA_METHODS = {

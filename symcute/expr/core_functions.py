@@ -22,11 +22,12 @@ from ..core.layout import (
 from ..core.products import (
     blocked_product, flat_product, logical_product, raked_product, tile_to_shape, tiled_product, zipped_product,
 )
+from ..core.numeric import known_types
 from ..core.recast import downcast, recast_layout, upcast
 from ..core.swizzle import Swizzle
 from ..errors import LayoutError
 from .language import TypeName
-from .registry import register_function, register_method
+from .registry import REGISTRY, register_function, register_method
 
 
 def _layout(x, fn: str) -> Layout:
@@ -158,3 +159,18 @@ for _cls in (Layout, ComposedLayout):
     register_method(_cls, "with_shape", _with_shape)
     register_method(_cls, "compose", lambda l, *o: l.compose(*o))
     register_method(_cls, "tile", lambda l, *o: l.tile(*o))
+
+
+def _value_type(name: str) -> bool:
+    """``cute::half_t``, ``cutlass::half_t``, ``std::int32_t``: a value type under a namespace."""
+    for prefix in ("cute::", "cutlass::", "std::"):
+        if name.startswith(prefix):
+            return _value_type(name[len(prefix):])
+    return name in _VALUE_TYPES
+
+
+_VALUE_TYPES = frozenset(known_types()) | {"complex"}
+# the value types (sizeof_bits), the templates of C++ values, and make_layout's major-ness tags
+REGISTRY.register_type_names(
+    _VALUE_TYPES | {"Shape", "Stride", "Step", "Coord", "Tile", "tuple", "Int", "C", "Layout", "Swizzle",
+                    "Underscore", "LayoutLeft", "LayoutRight"}, test=_value_type)

@@ -48,6 +48,18 @@ class TypeName:
         return self.name
 
 
+@dataclass(frozen=True)
+class UnknownName(TypeName):
+    """A bare identifier that is no variable and no known C++ type: a free identifier for the functions
+    that take them (sub-axis names), a typo everywhere else (refused with a "did you mean")."""
+    pos: int = -1
+
+
+# templates whose C++ *value* needs braces: as a call argument ``Layout<...>`` alone is a type
+_VALUE_TEMPLATES = frozenset({"Layout", "Shape", "Stride", "Step", "Coord", "Tile", "tuple", "Int", "C", "Swizzle",
+                              "MMA_Atom", "Copy_Atom"})
+
+
 @dataclass
 class Expr:
     """A parsed expression: an AST of nested tuples, evaluated by :meth:`evaluate`."""
@@ -59,10 +71,34 @@ class Expr:
         env = dict(self.variables)
         env.update(variables or {})
         try:
-            return _eval(self.tree, env, 0, _Budget(self.text))
+            value = _eval(self.tree, env, 0, _Budget(self.text))
         except RecursionError:
             # the text is depth-limited by the reader, so a bound Python value nested thousands deep is the cause
             raise LayoutError(f"expression {self.text!r}: a bound value is nested too deeply to be a CuTe value") from None
+        _check_value(value, self.text, env)
+        return value
+
+
+def _check_value(value, text: str, env: dict, depth: int = 0) -> None:
+    """An expression's result is a value: a bare name or a C++ type is refused, never echoed back."""
+    if isinstance(value, tuple) and depth < MAX_DEPTH:
+        for x in value:
+            _check_value(x, text, env, depth + 1)
+    elif isinstance(value, UnknownName):
+        raise unknown_name(value, text, env)
+    elif isinstance(value, TypeName):
+        raise LayoutError(("" if text.strip() == str(value) else f"{_clip(text)}: ") + f"{value} is a C++ type, not a value"
+                          + (f" (its value is {value}{{}})" if REGISTRY.function(value.name + "{}") else ""))
+
+
+def unknown_name(name: UnknownName, text: str, env: dict) -> ParseError:
+    """The error for an identifier that is no variable, function or known type."""
+    where = f" at position {name.pos}" if name.pos >= 0 else ""
+    if REGISTRY.function(name.name) is not None:
+        return ParseError(f"{name.name!r}{where} in {_clip(text)} is a function; call it: {name.name}(...)")
+    hint = REGISTRY.suggest(name.name, env)
+    bound = f"; variables: {', '.join(sorted(env)[:8])}" if env and not hint else ""
+    return ParseError(f"unknown name {name.name!r}{where} in {_clip(text)}{hint or bound}")
 
 
 MAX_DEPTH = 100
@@ -178,7 +214,7 @@ def _primary(r: Reader):
             r.expect("}")
             return ("value", name, targs or [], t.pos)
         if targs is not None:
-            return ("typename", name, targs)
+            return ("typename", name, targs, t.pos)
         return ("name", name, t.pos)
     r.fail("expected an expression")
 
@@ -259,9 +295,12 @@ def _eval(node, env: dict, depth: int, budget: _Budget):
             return _
         if name in env:
             return budget.charge(env[name], name)
-        return TypeName(name)
+        if REGISTRY.is_type_name(name):
+            return TypeName(name)
+        return UnknownName(name, (), node[2])
     if kind == "typename":
-        return TypeName(node[1], tuple(ev(a) for a in node[2]))
+        targs = tuple(ev(a) for a in node[2])
+        return TypeName(node[1], targs) if REGISTRY.is_type_name(node[1]) else UnknownName(node[1], targs, node[3])
     if kind == "value":
         return _cpp_value(node[1], [ev(a) for a in node[2]], node[3])
     if kind == "call":
@@ -274,16 +313,38 @@ def _eval(node, env: dict, depth: int, budget: _Budget):
             raise LayoutError(f"{name} is a {type(target).__name__}, not a function or a layout")
         fn = REGISTRY.function(name)
         if fn is None:
-            raise ParseError(f"unknown function {name!r} at position {pos}; known: {', '.join(functions())}")
+            raise ParseError(f"unknown function {name!r} at position {pos}{REGISTRY.suggest(name, env)}")
+        for a in args:
+            _not_a_type(a)
         values = [ev(a) for a in args] + [ev(a) for a in targs]
+        if name not in REGISTRY.takes_identifiers:
+            _no_unknown_names(values, env, budget.text)
         return _apply(name, fn, values)
     if kind == "method":
+        for a in node[3]:
+            _not_a_type(a)
         name, target, args = node[1], ev(node[2]), [ev(a) for a in node[3]]
+        _no_unknown_names([target] + args, env, budget.text)
         fn = REGISTRY.method(type(target), name)
         if fn is not None:
             return _apply(f".{name}", fn, [target] + args)
-        raise ParseError(f"{type(target).__name__} has no method {name!r} (position {node[4]})")
+        hint = REGISTRY.suggest_method(type(target), name)
+        raise ParseError(f"{type(target).__name__} has no method {name!r} (position {node[4]}){hint}")
     raise ParseError(f"cannot evaluate {kind}")
+
+
+def _not_a_type(node) -> None:
+    """``size(Layout<Shape<_4,_8>>)``: a value template without ``{}`` is a type, which no function takes."""
+    if node[0] == "typename" and node[1] in _VALUE_TEMPLATES:
+        raise LayoutError(f"{node[1]}<...> without {{}} is a C++ type, not a value: write {node[1]}<...>{{}}")
+
+
+def _no_unknown_names(values, env: dict, text: str, depth: int = 0) -> None:
+    for v in values:
+        if isinstance(v, UnknownName):
+            raise unknown_name(v, text, env)
+        if isinstance(v, tuple) and depth < MAX_DEPTH:
+            _no_unknown_names(v, env, text, depth + 1)
 
 
 def _apply(name: str, fn: Callable, values: list):
@@ -332,19 +393,38 @@ def _type_value(t):
 
 
 def _cpp_value(name: str, targs: list, pos: int):
-    """C++ value syntax: ``Int<4>{}``, ``_4{}``, ``Shape<...>{}``, ``Layout<Shape, Stride>{}``."""
-    if name in ("Int", "C") and len(targs) == 1:
+    """C++ value syntax: ``Int<4>{}``, ``_4{}``, ``Shape<...>{}``, ``Layout<Shape, Stride>{}``.
+
+    A template given the wrong number of arguments (``Int<4,5>{}``, ``Swizzle<3,4,3,1>{}``,
+    ``Layout<>{}``) does not compile in C++ and is refused here; so is a name no one registered.
+    """
+    at = f" (position {pos})" if pos >= 0 else ""
+    if name in ("Int", "C"):
+        if len(targs) != 1:
+            raise LayoutError(f"{name}<{_targs_text(targs)}>{{}}{at}: {name} takes one integer, got {len(targs)}")
         return _as_int(targs[0])
     targs = [_type_value(t) for t in targs]
     if name in _TUPLE_TYPES:
         return tuple(targs)
-    if name == "Layout" and len(targs) in (1, 2):
+    if name == "Layout":
+        if len(targs) not in (1, 2):
+            raise LayoutError(f"Layout<{_targs_text(targs)}>{{}}{at}: Layout takes a Shape and an optional Stride, "
+                              f"got {len(targs)} template arguments")
         return Layout(_as_int_tuple(targs[0], "shape"), targs[1] if len(targs) == 2 else None)
-    if name == "Swizzle" and len(targs) == 3:
+    if name == "Swizzle":
+        if len(targs) != 3:
+            raise LayoutError(f"Swizzle<{_targs_text(targs)}>{{}}{at}: Swizzle takes three integers <B,M,S>, "
+                              f"got {len(targs)}")
         return Swizzle(*(_as_int(t) for t in targs))
     if name == "Underscore":
         return _
     fn = REGISTRY.function(name + "{}")
     if fn is not None:  # higher layers register constructible types, e.g. an MMA atom's tag
         return _apply(f"{name}{{}}", fn, targs)
-    return TypeName(name, tuple(targs))
+    if REGISTRY.is_type_name(name):
+        return TypeName(name, tuple(targs))
+    raise ParseError(f"unknown type {name!r}{at}{REGISTRY.suggest(name)}")
+
+
+def _targs_text(targs) -> str:
+    return ",".join(_show(t) for t in targs)

@@ -8,12 +8,18 @@ layers below know nothing of the language: they are called through this table.
 - functions: ``name(...)``; template arguments are appended to the call's
   arguments, so ``upcast<1024>(L)`` and ``upcast(L, 1024)`` are one call;
 - C++ values: ``Name<targs>{}`` is the function registered as ``"Name{}"``;
-- methods: ``value.name(...)`` on values of a registered type (or a subclass).
+- methods: ``value.name(...)`` on values of a registered type (or a subclass);
+- type names: the bare C++ types an expression may name (``half_t``, an atom's
+  operation, ``GMMA::Major::K``): a name that is neither one of them nor a
+  variable is a typo, refused with a "did you mean";
+- identifiers: the functions that take free identifiers as arguments (the
+  sub-axis names of ``formula(L, (t0,t1))``).
 """
 
 from __future__ import annotations
 
-from typing import Callable
+import difflib
+from typing import Callable, Iterable
 
 
 class Registry:
@@ -22,10 +28,35 @@ class Registry:
     def __init__(self):
         self.functions: dict[str, Callable] = {}
         self.methods: dict[tuple[type, str], Callable] = {}
+        self.type_names: set[str] = set()
+        self.type_name_tests: list[Callable[[str], bool]] = []
+        self.takes_identifiers: set[str] = set()
 
-    def register_function(self, name: str, fn: Callable) -> None:
-        """Make ``fn`` callable as ``name(...)`` (``"Name{}"``: as the C++ value ``Name<targs>{}``)."""
+    def register_function(self, name: str, fn: Callable, identifiers: bool = False) -> None:
+        """Make ``fn`` callable as ``name(...)`` (``"Name{}"``: as the C++ value ``Name<targs>{}``).
+
+        ``identifiers``: the function takes free identifiers (names it has never seen) as arguments.
+        """
         self.functions[name] = fn
+        if identifiers:
+            self.takes_identifiers.add(name)
+        else:
+            self.takes_identifiers.discard(name)
+
+    def register_type_names(self, names: Iterable[str] = (), test: Callable[[str], bool] | None = None) -> None:
+        """Make bare C++ type names known: the ``names`` given, and every name ``test`` accepts."""
+        self.type_names.update(names)
+        if test is not None:
+            self.type_name_tests.append(test)
+
+    def is_type_name(self, name: str) -> bool:
+        return name in self.type_names or any(test(name) for test in self.type_name_tests)
+
+    def suggest(self, name: str, extra: Iterable[str] = ()) -> str:
+        """`` (did you mean X, Y?)`` for the closest known names, or ``""`` when none is close."""
+        pool = set(self.type_names) | {n.removesuffix("{}") for n in self.functions} | set(extra)
+        close = difflib.get_close_matches(name, sorted(pool), n=3, cutoff=0.6)
+        return f" (did you mean {', '.join(close)}?)" if close else ""
 
     def register_method(self, cls: type, name: str, fn: Callable) -> None:
         """Make ``value.name(...)`` callable on values of type ``cls`` as ``fn(value, ...)``."""
@@ -41,6 +72,12 @@ class Registry:
             if fn is not None:
                 return fn
         return None
+
+    def suggest_method(self, cls: type, name: str) -> str:
+        """`` (did you mean X?)`` among the methods of ``cls`` and its bases."""
+        pool = sorted({m for base, m in self.methods if base in cls.__mro__})
+        close = difflib.get_close_matches(name, pool, n=3, cutoff=0.6)
+        return f" (did you mean {', '.join(close)}?)" if close else ""
 
     def names(self) -> list[str]:
         return sorted(self.functions)

@@ -62,8 +62,8 @@ for _name, _sym in _OPS.items():
     if _core is not None:
         register_function(_name, _dispatch(_core, _sym))
 
-register_function("formula", _formula)
-register_function("with_shape", _with_shape)
+register_function("formula", _formula, identifiers=True)
+register_function("with_shape", _with_shape, identifiers=True)
 register_method(Formula, "with_shape", lambda f, *shape: ops.with_shape(f, *shape))
 register_method(Formula, "compose", lambda f, *o: ops.composition(f, o[0] if len(o) == 1 else tuple(o)))
 
