@@ -95,9 +95,12 @@ def injective(term, n: int, statement: str):
     view = None if k is None else _view(term, k)
     if view is None:
         return None
+    return _injective(term, k, view, _names(term, k), statement)
+
+
+def _injective(term, k: int, view, names, statement: str) -> Proof:
     m, c = view
     r = m.rank()
-    names = _names(term, k)
     if r == k:
         cert = _certificate("gf2-injective", names, m, c, (f"rank M = {r} = the {k} index bits: the kernel is "
                                                           f"{{0}}, so distinct indices have distinct values",))
@@ -124,10 +127,13 @@ def surjective(term, size: int, n: int, statement: str, limit=None):
     view = None if k is None else _view(term, k)
     if view is None:
         return None
+    return _surjective(term, size, n, view, _names(term, k), statement, limit)
+
+
+def _surjective(term, size: int, n: int, view, names, statement: str, limit) -> Proof:
     m, c = view
     m = m.widen(max(m.n_rows, (n - 1).bit_length(), c.bit_length()))
     y = _missing(m, c, n)
-    names = _names(term, k)
     if y is None:
         cert = _certificate("gf2-surjective", names, m, c, (f"{c} and every unit vector below {n} lie in the "
                                                            f"column space, so the image coset contains [0, {n})",))
@@ -153,10 +159,11 @@ def bijective(term, size: int, n: int, statement: str, limit=None):
     view = None if k is None else _view(term, k)
     if view is None:
         return None
-    inj = injective(term, size, statement)
+    names = _names(term, k)
+    inj = _injective(term, k, view, names, statement)
     if not inj.proved:
         return Proof(statement, inj.verdict, "gf2", inj.certificate, inj.counterexample, "not injective: " + inj.reason)
-    sur = surjective(term, size, n, statement, limit)
+    sur = _surjective(term, size, n, view, names, statement, limit)
     if not sur.proved:
         return Proof(statement, sur.verdict, "gf2", sur.certificate, sur.counterexample,
                      "not onto [0, n): " + sur.reason)
@@ -170,7 +177,7 @@ def bijective(term, size: int, n: int, statement: str, limit=None):
             raise AssertionError(f"F2 bijectivity: value {v} at {x} is inside [0, {n})")
         return Proof(statement, "refuted", "gf2", inj.certificate, {"index": x, "value": v},
                      reason=f"{size} distinct values cannot all lie in [0, {n}): {v} at index {x}")
-    cert = _certificate("gf2-bijective", _names(term, k), m, c,
+    cert = _certificate("gf2-bijective", names, m, c,
                         (f"rank M = {k}: injective", f"the image coset contains [0, {n}) and has {size} = {n} "
                                                     f"elements, so it is [0, {n})"))
     return Proof(statement, "proved", "gf2", cert)
