@@ -11,7 +11,7 @@ from __future__ import annotations
 from ..errors import LayoutError
 from . import int_tuple as it
 from .composed import through_layout_b
-from .layout import Layout, _filter_zeros_tuple, _normalize
+from .layout import Layout, _filter_zeros_tuple, _normalize, no_modes_error
 from .hook import traced
 
 
@@ -36,30 +36,38 @@ def _bw_coalesce(flat_shape: tuple, flat_stride: tuple, new_shape, new_stride) -
     return Layout._make(tuple(reversed(shapes)), tuple(reversed(strides)))
 
 
-def _coalesce_flat(layout: Layout) -> Layout:
-    fs = it.flatten_to_tuple(layout.shape)
-    fd = it.flatten_to_tuple(layout.stride)
+def _flat_modes(layout: Layout, op: str) -> tuple[tuple, tuple]:
+    """The flattened shape and stride; CuTe takes the last of them, so a layout with none is refused."""
+    fs = it.flatten_to_tuple(layout._shape)
+    if not fs:
+        raise no_modes_error(op, layout)
+    return fs, it.flatten_to_tuple(layout._stride)
+
+
+def _coalesce_flat(layout: Layout, op: str = "coalesce") -> Layout:
+    fs, fd = _flat_modes(layout, op)
     return _bw_coalesce(fs, fd, fs[-1], fd[-1])
 
 
-def coalesce_x(layout: Layout, profile=None) -> Layout:
+def coalesce_x(layout: Layout, profile=None, op: str = "composition") -> Layout:
     """CuTe's ``detail::coalesce_x``: like coalesce, but the function is kept outside the domain too.
 
     A trailing size-1 mode is kept as a size-2 mode so its stride survives.
     """
     if isinstance(profile, tuple):
-        return _by_profile(layout, profile, coalesce_x)
-    fs = it.flatten_to_tuple(layout.shape)
-    fd = it.flatten_to_tuple(layout.stride)
+        return _by_profile(layout, profile, lambda m, p: coalesce_x(m, p, op), op)
+    fs, fd = _flat_modes(layout, op)
     last = 2 if fs[-1] == 1 else fs[-1]
     return _bw_coalesce(fs, fd, last, fd[-1])
 
 
-def _by_profile(layout: Layout, profile: tuple, op) -> Layout:
+def _by_profile(layout: Layout, profile: tuple, op, name: str) -> Layout:
     if len(profile) > layout.rank:
         raise LayoutError(f"profile {profile} has more modes than layout {layout}")
     modes = layout.modes()
     out = [op(modes[i], profile[i]) for i in range(len(profile))] + modes[len(profile):]
+    if not out:  # CuTe's make_layout() of no modes does not compile
+        raise no_modes_error(name, layout)
     return Layout._make(tuple(m.shape for m in out), tuple(m.stride for m in out))
 
 
@@ -74,7 +82,7 @@ def coalesce(layout: Layout, profile=None) -> Layout:
     profile only, so the top-level modes it names keep their identity.
     """
     if isinstance(profile, tuple):
-        return _by_profile(layout, _normalize(profile, "profile"), coalesce)
+        return _by_profile(layout, _normalize(profile, "profile"), coalesce, "coalesce")
     return _coalesce_flat(layout)
 
 
@@ -91,12 +99,11 @@ def filter(layout: Layout, profile=None) -> Layout:
         from .swizzle_layout import filter_composed
         return filter_composed(layout, *(() if profile is None else (profile,)))
     if isinstance(profile, tuple):
-        return _by_profile(layout, profile, filter)
+        return _by_profile(layout, profile, filter, "filter")
     return _filter_flat(layout)
 
 
-def _filter_flat(layout: Layout) -> Layout:
-    fs = it.flatten_to_tuple(layout._shape)
-    fd = it.flatten_to_tuple(layout._stride)
+def _filter_flat(layout: Layout, op: str = "filter") -> Layout:
+    fs, fd = _flat_modes(layout, op)
     fs = tuple(1 if d == 0 else s for s, d in zip(fs, fd))
     return _bw_coalesce(fs, fd, fs[-1], fd[-1])

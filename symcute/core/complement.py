@@ -27,11 +27,13 @@ def complement(layout: Layout, cotarget=None) -> Layout:
     if not isinstance(layout, Layout):
         from .swizzle_layout import complement_composed
         return complement_composed(layout, cotarget)
-    filtered = _filter_flat(layout)
+    filtered = _filter_flat(layout, "complement")
     if cotarget is None:
         cotarget = cosize(filtered)
     elif isinstance(cotarget, Layout):
         cotarget = cotarget.shape
+    if cotarget == ():
+        raise LayoutError(f"complement({layout}, ()): the cotarget has no modes (CuTe: Index out of range)")
     if not _is_int_tuple(cotarget):
         raise LayoutError(f"complement({layout}, {cotarget!r}): the cotarget must be an integer or a shape")
     shape, stride = filtered.shape, filtered.stride

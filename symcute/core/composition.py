@@ -13,7 +13,7 @@ from . import int_tuple as it
 from .basis import ArithmeticTuple, ScaledBasis
 from .coalesce import coalesce_x
 from .composed import ComposedLayout
-from .layout import Layout, Underscore
+from .layout import Layout, Underscore, has_empty_mode
 from .swizzle import Swizzle
 from .hook import note, recording, traced
 
@@ -35,10 +35,16 @@ def composition(lhs, rhs):
     if type(lhs) is Layout:
         t = type(rhs)
         if t is Layout:
+            if has_empty_mode(rhs._shape):  # each rhs mode becomes a result mode: make_layout() of none
+                raise LayoutError(f"composition({lhs}, {rhs}): the right-hand side has an empty mode (), "
+                                  f"and CuTe cannot make a layout of no modes (make_layout())")
             flat = coalesce_x(lhs, _coprofile(rhs))
             shape, stride = _impl(flat._shape, flat._stride, rhs._shape, rhs._stride, lhs, rhs)
             return Layout._make(shape, stride)
         if t is tuple:
+            if not rhs:
+                raise LayoutError(f"composition({lhs}, ()): an empty tiler has no modes, and CuTe cannot make "
+                                  f"a layout of no modes (make_layout())")
             if len(rhs) > lhs.rank:
                 raise LayoutError(
                     f"composition: tiler {_fmt(rhs)} has {len(rhs)} modes but layout {lhs} has rank {lhs.rank}")

@@ -37,7 +37,7 @@ def exchange_sort_by_stride(strides: tuple) -> list[int]:
 def _coalesced_modes(layout: Layout, op: str):
     if not isinstance(layout, Layout):
         raise LayoutError(f"{op}: {layout!r} is not a layout")
-    clayout = _coalesce_flat(layout)
+    clayout = _coalesce_flat(layout, op)
     shape, stride = clayout._shape, clayout._stride
     if type(shape) is not tuple:
         shape, stride = (shape,), (stride,)

@@ -166,6 +166,8 @@ class Layout:
         try:
             if type(c) is int and c >= 0:
                 return self._at_index(c)
+            if self._flat_modes()[3]:
+                raise self._empty_mode_error()
             if _has_underscore(c):
                 return slice_(c, self)
             return it.crd2idx(c, self._shape, self._stride)
@@ -182,11 +184,11 @@ class Layout:
         if type(shape) is not tuple:
             return idx * stride
         try:
-            fs, fd, ints = self._flat
-        except AttributeError:  # first evaluation: flatten once (layouts are immutable)
-            fs, fd = it.flatten_to_tuple(shape), it.flatten_to_tuple(stride)
-            ints = all(type(d) is int for d in fd)
-            self._flat = (fs, fd, ints)
+            fs, fd, ints, empty = self._flat
+        except AttributeError:  # first evaluation: flatten once
+            fs, fd, ints, empty = self._flat_modes()
+        if empty:
+            raise self._empty_mode_error()
         if not ints:  # basis strides: CuTe's crd2idx sums from the last mode down, and there the order matters
             return it.crd2idx(idx, shape, stride)
         total = 0
@@ -195,6 +197,19 @@ class Layout:
             idx, r = divmod(idx, fs[i])
             total += r * fd[i]
         return total + idx * fd[last]
+
+    def _flat_modes(self) -> tuple:
+        """(flat shape, flat stride, all strides ints, has an empty mode), computed once (layouts are immutable)."""
+        try:
+            return self._flat
+        except AttributeError:
+            fs, fd = it.flatten_to_tuple(self._shape), it.flatten_to_tuple(self._stride)
+            self._flat = (fs, fd, all(type(d) is int for d in fd), has_empty_mode(self._shape))
+            return self._flat
+
+    def _empty_mode_error(self) -> LayoutError:
+        return LayoutError(f"layout {self}: it has an empty mode (), which CuTe cannot evaluate "
+                           f"(crd2idx has no case for an empty shape)")
 
     # --- CuTe member functions -----------------------------------------------
     @traced("with_shape")
@@ -248,6 +263,19 @@ class Layout:
 
     def __reduce__(self):
         return (Layout, (self._shape, self._stride))
+
+
+def has_empty_mode(t: IntTuple) -> bool:
+    """True when the IntTuple ``t`` is or contains an empty tuple ``()`` (a mode with no modes)."""
+    if type(t) is not tuple:
+        return False
+    return not t or any(type(x) is tuple and has_empty_mode(x) for x in t)
+
+
+def no_modes_error(op: str, layout) -> LayoutError:
+    """CuTe's algebra takes the last flattened mode (``get<R-1>``); a layout with none has no value."""
+    return LayoutError(f"{op}({layout}): the layout has no modes (rank 0, or only empty modes); "
+                       f"CuTe's {op} takes its last mode (get<R-1>) and does not compile for it")
 
 
 def _has_underscore(c) -> bool:

@@ -13,9 +13,16 @@ from math import gcd
 
 from ..errors import LayoutError
 from . import int_tuple as it
-from .layout import Layout
+from .layout import Layout, has_empty_mode
 from .numeric import sizeof_bits
 from .hook import note, recording, traced
+
+
+def _require_no_empty_mode(layout: Layout, op: str) -> None:
+    # CuTe transforms mode by mode and rebuilds each tuple with make_layout(...): of none, it does not compile
+    if has_empty_mode(layout._shape):
+        raise LayoutError(f"{op}({layout}): the layout has an empty mode (), and CuTe cannot make a layout "
+                          f"of no modes (make_layout())")
 
 
 def _check_n(n, op: str):
@@ -34,6 +41,7 @@ def upcast(layout: Layout, n: int) -> Layout:
     if not isinstance(layout, Layout):
         from .swizzle_layout import upcast_composed
         return upcast_composed(layout, n)
+    _require_no_empty_mode(layout, f"upcast<{n}>")
     steps = []
 
     def go(s, d):
@@ -78,6 +86,7 @@ def downcast(layout: Layout, n: int) -> Layout:
         return downcast_composed(layout, n)
     if not has_int1(layout.stride):
         raise LayoutError(f"downcast<{n}>({layout}): Downcast requires adjacent elements (a stride-1 mode)")
+    _require_no_empty_mode(layout, f"downcast<{n}>")
     steps = []
 
     def go(s, d):

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from .pictures import print_latex, print_latex_tv, print_svg  # CuTe's pictures, byte for byte
 
-__all__ = ["markdown", "print_latex", "print_latex_tv", "print_svg"]
+__all__ = ["markdown", "print_latex", "print_latex_tv", "print_svg", "recheck_note"]
 
 
 def markdown(derivation, lang: str = "en") -> str:
@@ -33,9 +33,28 @@ def markdown(derivation, lang: str = "en") -> str:
     else:
         from .generic import render
     try:
-        return render(View(derivation), t)
+        text = render(View(derivation), t)
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
         if not getattr(derivation, "imported", False):
             raise  # a derivation recorded here always renders: this is a bug, not bad input
         raise SymcuteError(f"markdown: the derivation read from JSON lacks what its {recipe or 'steps'} record "
                            f"holds ({type(e).__name__}: {e})") from None
+    return text + recheck_note(derivation, lang)
+
+
+def recheck_note(derivation, lang: str = "en") -> str:
+    """For a derivation read from JSON, the closing note of its report: what was re-checked, and what not.
+
+    ``""`` for a derivation recorded in this process (its values come from core).
+    """
+    from .templates import Text
+    t = Text(lang)
+    checked = getattr(derivation, "rechecked", None)
+    if not getattr(derivation, "imported", False) or not checked:
+        return ""
+    from .. import markup
+    rules = sorted({rule for _, rule, _ in checked["not_rechecked"]})
+    note = t("recheck_note", values=checked["values"], formulas=checked["formulas"], verdicts=checked["verdicts"])
+    if rules:
+        note += " " + t("recheck_missing", rules=", ".join(markup.code(r) for r in rules))
+    return "\n" + note + "\n"

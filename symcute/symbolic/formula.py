@@ -29,7 +29,7 @@ import json
 from typing import NamedTuple, Sequence
 
 from ..core import int_tuple as it
-from ..core.layout import Layout, format_int_tuple
+from ..core.layout import Layout, format_int_tuple, has_empty_mode
 from ..errors import LayoutError, SymcuteError
 from .names import check_names_tree, default_names, format_names, leaf_paths, unflatten_names
 from .table import Table
@@ -339,32 +339,73 @@ class Formula:
         return json.dumps(self.to_dict(), ensure_ascii=False, **kw)
 
     @staticmethod
-    def from_json(text) -> "Formula":
-        """Rebuild a Formula from :meth:`to_json` output (checked against the layout it names)."""
+    def from_json(text, source: str = "Formula.from_json") -> "Formula":
+        """Rebuild a Formula from :meth:`to_json` output (text or its dict), validated and checked.
+
+        The document must match ``FORMULA_SCHEMA`` (``symcute.jsonread``); every
+        sub-axis name must be a name :func:`check_name` accepts (labels of
+        merged digits join such names with ``·``), and the sub-axes must be
+        the ones of the layout it names (weights and strides).
+        """
+        from .. import jsonread
+        from .names import _flatten, _tuplify, check_name
+        d = jsonread.checked(jsonread.loads(text, source) if isinstance(text, (str, bytes)) else text,
+                             FORMULA_SCHEMA, source)
         try:
-            d = json.loads(text) if isinstance(text, str) else text
             layout = Layout.parse(d["layout"])
             n_leaves = len(it.flatten_to_tuple(layout.shape))
             groups = [[] for _ in range(n_leaves)]
             for a in d["axes"]:
-                groups[_json_int(a["leaf"])].append((str(a["name"]), _json_int(a["extent"])))
+                check_name(a["name"], source)
+                groups[a["leaf"]].append((a["name"], a["extent"]))
+            for k, v in (d.get("aliases") or {}).items():
+                check_name(k, source)
+                for part in v.split("·"):
+                    check_name(part, source)
             names = d.get("names")
             labels = None
             if names is not None:
-                from .names import _tuplify, _flatten
                 labels = [str(x) for x in _flatten(_tuplify(names))]
                 if len(labels) != n_leaves:
                     raise SymcuteError("names do not match the layout's modes")
+                for label in labels:
+                    for part in label.split("·"):
+                        check_name(part, source)
             steps = Table.from_dict(d["steps"]) if d.get("steps") else None
             f = Formula(layout, groups, labels, aliases=d.get("aliases") or {}, steps=steps, op=d.get("op"))
-            stored = [(a["name"], _json_int(a["extent"]), _json_int(a["weight"]), _json_int(a["stride"]),
-                       _json_int(a["leaf"])) for a in d["axes"]]
-        except (KeyError, TypeError, ValueError, IndexError, AttributeError, SymcuteError) as e:
-            raise SymcuteError(f"Formula.from_json: malformed formula JSON ({e})") from None
+            stored = [(a["name"], a["extent"], a["weight"], a["stride"], a["leaf"]) for a in d["axes"]]
+        except IndexError:
+            raise SymcuteError(f"{source}: an axis names a leaf the layout {d['layout']} does not have") from None
+        except SymcuteError as e:
+            raise SymcuteError(f"{source}: malformed formula JSON ({e})") from None
         if stored != [tuple(a) for a in f.axes]:
-            raise SymcuteError("Formula.from_json: the sub-axes do not match the layout "
+            raise SymcuteError(f"{source}: the sub-axes do not match the layout "
                                f"{layout} (weights or strides differ)")
         return f
+
+
+_NAME = {"type": "string", "maxLength": 1000, "pattern": "^[A-Za-z_][A-Za-z0-9_]*$",
+         "description": "a sub-axis name (an ASCII identifier)"}
+_LABEL = {"type": "string", "maxLength": 100_000, "pattern": "^[A-Za-z_][A-Za-z0-9_]*(·[A-Za-z_][A-Za-z0-9_]*)*$",
+          "description": "a mode label (sub-axis names joined by '·')"}
+_INT = {"type": "integer"}
+FORMULA_SCHEMA = {
+    "type": "object",
+    "required": ["layout", "axes"],
+    "$defs": {"names": {"anyOf": [_LABEL, {"type": "array", "items": {"$ref": "#/$defs/names"}}]}},
+    "properties": {
+        "layout": {"type": "string", "maxLength": 100_000, "description": "a layout in CuTe notation"},
+        "names": {"anyOf": [{"type": "null"}, {"$ref": "#/$defs/names"}]},
+        "axes": {"type": "array", "items": {
+            "type": "object", "required": ["name", "extent", "weight", "stride", "leaf"],
+            "properties": {"name": _NAME, "extent": _INT, "weight": _INT, "stride": _INT,
+                           "leaf": {"type": "integer", "minimum": 0}}}},
+        "aliases": {"type": "object", "propertyNames": _NAME, "additionalProperties": _LABEL},
+        "op": {"type": ["string", "null"], "maxLength": 100},
+        "steps": {"anyOf": [{"type": "null"}, {"type": "object", "required": ["header", "rows"]}]},
+        "text": {"type": "string"},
+    },
+}
 
 
 def _json_int(x) -> int:
@@ -442,6 +483,9 @@ def _check_layout(layout):
     for s in it.flatten_to_tuple(layout.shape):
         if s < 1:
             raise SymcuteError(f"formula: layout {layout} has an extent {s} < 1")
+    if has_empty_mode(layout.shape):
+        raise LayoutError(f"formula: layout {layout} has an empty mode (), which CuTe cannot evaluate "
+                          f"(crd2idx has no case for an empty shape)")
 
 
 def _normalize_path(shape, path) -> tuple:

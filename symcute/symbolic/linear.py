@@ -20,9 +20,9 @@ from typing import NamedTuple
 
 from ..core import int_tuple as it
 from ..core.composed import ComposedLayout
-from ..core.layout import Layout
+from ..core.layout import Layout, has_empty_mode
 from ..core.swizzle import Swizzle
-from ..errors import SymcuteError
+from ..errors import LayoutError, SymcuteError
 from .digits import carries, land, refine
 from .formula import Formula, formula
 from .swizzled import SwizzledFormula
@@ -57,7 +57,13 @@ class Compose:
 
 
 def as_term(x):
-    if isinstance(x, (Layout, Formula, Compose, ComposedLayout, Swizzle, SwizzledFormula)):
+    if isinstance(x, (Compose, ComposedLayout, Swizzle, SwizzledFormula)):  # a Compose's parts were checked
+        return x
+    if isinstance(x, (Layout, Formula)):
+        layout = x.layout if isinstance(x, Formula) else x
+        if has_empty_mode(layout.shape):  # a claim about values CuTe cannot compute is no claim
+            raise LayoutError(f"layout {layout}: it has an empty mode (), which CuTe cannot evaluate "
+                              f"(crd2idx has no case for an empty shape)")
         return x
     raise SymcuteError(f"{x!r} is not a layout, a formula or a Compose")
 

@@ -119,16 +119,32 @@ class Proof:
             raise SymcuteError(f"Proof.from_dict: malformed proof ({type(e).__name__}: {e})") from None
 
     @staticmethod
-    def from_json(text) -> "Proof":
-        """Rebuild a Proof from :meth:`to_json` output."""
-        from ..errors import SymcuteError
-        try:
-            d = json.loads(text) if isinstance(text, (str, bytes)) else text
-        except ValueError as e:
-            raise SymcuteError(f"Proof.from_json: not JSON ({e})") from None
-        if not isinstance(d, dict):
-            raise SymcuteError("Proof.from_json: expected a JSON object")
-        return Proof.from_dict(d)
+    def from_json(text, source: str = "Proof.from_json") -> "Proof":
+        """Rebuild a Proof from :meth:`to_json` output (text or its dict), validated against ``PROOF_SCHEMA``."""
+        from .. import jsonread
+        d = jsonread.loads(text, source) if isinstance(text, (str, bytes)) else text
+        return Proof.from_dict(jsonread.checked(d, PROOF_SCHEMA, source))
+
+
+_TABLE = {"type": "object", "required": ["header", "rows"],
+          "properties": {"title": {"type": ["string", "null"]}, "header": {"type": "array"},
+                         "rows": {"type": "array", "items": {"type": "array"}}}}
+PROOF_SCHEMA = {
+    "type": "object",
+    "required": ["statement", "verdict", "method"],
+    "properties": {
+        "statement": {"type": "string"},
+        "verdict": {"enum": list(VERDICTS)},
+        "method": {"type": "string"},
+        "reason": {"type": "string"},
+        "certificate": {"anyOf": [{"type": "null"}, {
+            "type": "object", "required": ["kind", "table", "conditions"],
+            "properties": {"kind": {"type": "string"}, "table": _TABLE,
+                           "conditions": {"type": "array", "items": {"type": "string"}},
+                           "data": {"type": ["object", "null"]}}}]},
+        "counterexample": {"type": ["object", "null"]},
+    },
+}
 
 
 def _tuples(x):

@@ -202,41 +202,47 @@ class Derivation:
         return json.dumps(payload, sort_keys=True, indent=1)
 
     @classmethod
-    def from_json(cls, text: str) -> "Derivation":
-        """Rebuild a derivation from :meth:`to_json` (values parsed back from their text)."""
+    def from_json(cls, text: str, source: str = "derivation JSON") -> "Derivation":
+        """Rebuild a derivation from :meth:`to_json`, validated and re-checked.
+
+        The text is read within ``symcute.jsonread``'s limits and validated
+        against ``trace.schema.DERIVATION_SCHEMA``; values are read back with
+        CuTe-notation readers (never the expression language); then
+        ``trace.recheck`` re-evaluates every step it can with core and the
+        prover and refuses a document whose values or verdicts disagree
+        (``rechecked`` says what was re-checked and what could not be).
+        @post every value node of a recomputable step equals core's value of its inputs
+        """
         import networkx as nx
-        try:
-            payload = json.loads(text)
-        except json.JSONDecodeError as e:
-            raise SymcuteError(f"derivation JSON is not valid JSON: {e}") from None
-        if not isinstance(payload, dict) or payload.get("symcute") != "derivation":
-            raise SymcuteError("not a symcute derivation (missing 'symcute': 'derivation')")
-        config, graph = payload.get("config", {}), payload.get("graph")
-        if not isinstance(config, dict) or not isinstance(graph, dict) or \
-                not isinstance(graph.get("nodes"), list) or not isinstance(graph.get("edges"), list):
-            raise SymcuteError("derivation JSON has a malformed graph (expected nodes and edges lists)")
-        d = cls(str(payload.get("title", "")), **config)
+        from .. import jsonread
+        from .schema import DERIVATION_SCHEMA
+        payload = jsonread.read(text, DERIVATION_SCHEMA, source)
+        config, graph = payload.get("config", {}), payload["graph"]
+        d = cls(payload.get("title", ""))
+        d.config = dict(config)   # not **config: a key "title" or "self" is data, not an argument
+        ids = [n["id"] for n in graph["nodes"]]
+        if len(set(ids)) != len(ids):
+            raise SymcuteError(f"{source}: node ids are not unique")
+        known = set(ids)
+        for k, e in enumerate(graph["edges"]):
+            for end in ("source", "target"):
+                if e[end] not in known:
+                    raise SymcuteError(f"{source}: at $.graph.edges[{k}].{end}: {e[end]!r} is no node of the graph")
         try:
             d.graph = nx.node_link_graph(graph, edges="edges")
-            if not d.graph.is_directed() or d.graph.is_multigraph():  # the JSON's own flags choose the class
-                raise ValueError("the graph must be directed and not a multigraph")
-            for u, v, data in d.graph.edges(data=True):
-                if not isinstance(data.get("arg"), str):
-                    raise ValueError(f"edge {u}->{v} lacks its argument name 'arg'")
-            for node, data in d.graph.nodes(data=True):
-                numbered = isinstance(node, str) and node[1:].isascii() and node[1:].isdigit()  # not "n²"
-                if not numbered or data.get("role") not in ("value", "step"):
-                    raise ValueError(f"bad node {node!r}")
-                if data["role"] == "value":
-                    data["obj"] = from_description(str(data.get("kind", "")), str(data.get("text", "")))
-                else:
-                    for key in ("rule", "depth", "order", "details"):
-                        if key not in data:
-                            raise ValueError(f"step {node} lacks {key!r}")
-        except (KeyError, TypeError, AttributeError, ValueError, nx.NetworkXError) as e:
-            raise SymcuteError(f"derivation JSON has a malformed graph: {e}") from None
-        d._ids = itertools.count(1 + max((int(n[1:]) for n in d.graph.nodes), default=-1))
+        except (KeyError, TypeError, ValueError, nx.NetworkXError) as e:
+            raise SymcuteError(f"{source}: malformed graph: {e}") from None
+        for k, node in enumerate(graph["nodes"]):
+            data = d.graph.nodes[node["id"]]
+            if data["role"] == "value":
+                try:
+                    data["obj"] = from_description(data["kind"], data["text"])
+                except SymcuteError as e:
+                    raise SymcuteError(f"{source}: at $.graph.nodes[{k}].text: {e}") from None
+        d._ids = itertools.count(1 + max((int(n[1:]) for n in ids), default=-1))
         d.imported = True  # read from a file: a report that cannot read it says so (report.markdown)
+        from .recheck import recheck
+        d.rechecked = recheck(d, source)
         return d
 
     def to_graphml(self, path) -> None:

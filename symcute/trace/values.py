@@ -7,8 +7,6 @@ the JSON or text they give; a re-imported derivation holds that text.
 
 from __future__ import annotations
 
-import json
-
 from ..core.composed import ComposedLayout
 from ..core.layout import Layout, Underscore, format_int_tuple
 
@@ -41,18 +39,28 @@ def _tuple_text(t) -> str:
 
 
 def from_description(kind: str, text: str):
+    """The value a description holds, read with CuTe-notation readers only (never the expression language).
+
+    @pre text came from a file: it is read, not run (a document cannot make the reader compute)
+    """
     from ..core.parse import parse_layout, parse_value
     if kind == "layout":
         return parse_layout(text)
     if kind == "int":
-        return int(text)
+        from ..core.parse import Reader
+        r = Reader(text)
+        v = r.int_leaf()
+        r.done()
+        return v
     if kind == "tuple":
         return parse_value(text)
     if kind == "text":
         return text
+    from ..errors import SymcuteError
+    from .. import jsonread
     try:
-        return json.loads(text)
-    except json.JSONDecodeError:
+        return jsonread.loads(text, f"a {kind} value")
+    except SymcuteError:
         return text
 
 

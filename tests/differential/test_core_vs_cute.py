@@ -17,6 +17,7 @@ import pytest
 import symcute as sc
 from .harness import compare, large, oracle_or_skip, run_guided
 from .core_cases import OPS, Case, cases, show
+from . import empty_cases
 
 SEED = int(os.environ.get("SYMCUTE_DIFF_SEED", "2026"))
 CASES_CI = 300
@@ -77,7 +78,8 @@ def unit_cases() -> list[Case]:
 def verdicts():
     oracle = oracle_or_skip()
     n = CASES_LARGE if large() else CASES_CI
-    all_cases = seed_cases() + unit_cases() + [c for op in OPS for c in cases(op, n, SEED)]
+    all_cases = (seed_cases() + unit_cases() + empty_cases.cases()
+                 + [c for op in OPS for c in cases(op, n, SEED)])
     results = run_guided(oracle, all_cases, show)
     return all_cases, results, compare(all_cases, results, show, "core")
 
@@ -89,6 +91,12 @@ def _report(bad, op):
 
 def test_seed_values_equal_cute(verdicts):
     _report(verdicts[2], "seed")
+
+
+def test_empty_layouts_as_cute(verdicts):
+    """Rank-0 layouts and empty modes: CuTe's values where it has them, refusals where it does not compile."""
+    assert len([c for c in verdicts[0] if c.op == "empty"]) >= 70
+    _report(verdicts[2], "empty")
 
 
 @pytest.mark.parametrize("op", sorted(UNIT_OPS))

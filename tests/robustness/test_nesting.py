@@ -10,7 +10,8 @@ import re
 import pytest
 
 import symcute
-from symcute import Layout, lang
+from symcute import Layout
+from symcute import expr as lang
 from symcute.cli.formula import as_formula
 from symcute.core.parse import parse_int_tuple, parse_layout
 from symcute.errors import SymcuteError

@@ -16,7 +16,8 @@ import sys
 import pytest
 
 import symcute
-from symcute import Layout, lang
+from symcute import Layout
+from symcute import expr as lang
 from symcute.atoms import UnknownAtom
 from symcute.errors import LayoutError, LimitError, ParseError, SymcuteError
 

@@ -3,6 +3,8 @@
 TEXT = {
     # --- shared: checks, verdicts, tables -----------------------------------------------------------
     "none": "none",
+    "recheck_note": "**Imported.** Re-checked when read from JSON: {values} values recomputed with symcute.core, {formulas} formulas against their layouts, {verdicts} verdicts proved again.",
+    "recheck_missing": "Not re-checked (shown as the file states them): the steps {rules}.",
     "check_line": "**Check.** {claim}: **{verdict}** ({method}).",
     "verdict_proved": "proved",
     "verdict_refuted": "refuted",

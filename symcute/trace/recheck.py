@@ -1,0 +1,212 @@
+"""Re-check a derivation read from JSON: recompute what core and the prover can, refuse what disagrees.
+
+A document is data someone may have edited.  Before a report shows its values
+next to the word *proved*, every step is checked again:
+
+* a step of a core operation (its rule names a public ``symcute`` function
+  such as ``right_inverse``, or ``Layout.with_shape``) whose inputs are core
+  values (layouts, ints, tuples, ``_``) is run again on the inputs as read
+  back; its result, its recorded intermediates (``details``) and its failure,
+  if it failed, must be what core gives now;
+* a ``formula`` step: the formula read back must be the formula of its input
+  layout, with the same text and digit table;
+* a ``prove_*`` step whose claim can be rebuilt from the graph is proved
+  again and its verdict must agree (also the verdict the step's details and
+  the proof JSON state);
+* anything else (tables of facts, atom objects, steps of other rules) is
+  listed under ``not_rechecked`` with the reason; a report of an imported
+  derivation says which values were not re-checked.
+
+A disagreement is a :class:`SymcuteError` naming the node, the rule, the
+recomputed value and the document's.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+
+from ..core.composed import ComposedLayout
+from ..core.layout import Layout, Underscore
+from ..errors import SymcuteError
+from .values import describe
+
+
+def _core_value(x) -> bool:
+    if isinstance(x, tuple):
+        return all(_core_value(v) for v in x)
+    return x is None or isinstance(x, (Layout, ComposedLayout, Underscore)) or (
+        isinstance(x, int) and not isinstance(x, bool))
+
+
+def operation(rule: str):
+    """The traced public core function recorded under ``rule``, or ``None``."""
+    from .. import core
+    fn = getattr(core, rule, None)
+    if fn is None:
+        fn = getattr(Layout, rule, None)
+    return fn if callable(fn) and getattr(fn, "rule", None) == rule else None
+
+
+def _call_args(fn, inputs: dict):
+    """Positional and keyword arguments from the argument names a step recorded (``trace.derivation._bind``)."""
+    sig = inspect.signature(fn)
+    args, kwargs, used = [], {}, set()
+    for p in sig.parameters.values():
+        if p.kind == inspect.Parameter.VAR_POSITIONAL:
+            i = 0
+            while f"{p.name}{i}" in inputs:
+                args.append(inputs[f"{p.name}{i}"])
+                used.add(f"{p.name}{i}")
+                i += 1
+        elif p.name in inputs:
+            used.add(p.name)
+            if p.kind in (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD) and not kwargs:
+                args.append(inputs[p.name])
+            else:
+                kwargs[p.name] = inputs[p.name]
+        elif p.default is inspect.Parameter.empty and p.kind != inspect.Parameter.VAR_KEYWORD:
+            return None
+    if set(inputs) - used:
+        return None
+    return args, kwargs
+
+
+def recheck(d, source: str = "derivation JSON") -> dict:
+    """Re-check the imported derivation ``d`` in place; the counts and the list of what was not re-checked."""
+    from .derivation import Derivation
+    from .. import jsonread
+    report = {"values": 0, "formulas": 0, "verdicts": 0, "not_rechecked": []}
+    for step in d.steps():
+        g = d.graph
+        inputs = {name: g.nodes[node].get("obj") for name, node in step.inputs.items()}
+        stored_out = g.nodes[step.output]["text"] if step.output else None
+        fn = operation(step.rule)
+        where = f"{source}: step {step.node} ({step.rule})"
+        if fn is not None and all(_core_value(v) for v in inputs.values()):
+            call = _call_args(fn, inputs)
+            if call is None:
+                report["not_rechecked"].append((step.node, step.rule, "its argument names fit no call"))
+                continue
+            scratch = Derivation("recheck")
+            try:
+                with scratch:
+                    out, error = fn(*call[0], **call[1]), None
+            except SymcuteError as e:
+                out, error = None, str(e)
+            if (error is None) != (step.error is None):
+                said = "fails" if step.error is not None else "gives " + str(stored_out)
+                got = f"fails ({error})" if error is not None else "gives " + describe(out)["text"]
+                raise SymcuteError(f"{where}: the document says it {said}, but core {got} on its inputs")
+            if error is None:
+                text = describe(out)["text"]
+                if step.output is None or text != stored_out:
+                    raise SymcuteError(f"{where}: core gives {text} on its inputs, the document says {stored_out}")
+                top = [s for s in scratch.steps(top_level_only=True) if s.rule == step.rule]
+                if top and _json(top[-1].details) != _json(step.details):
+                    raise SymcuteError(f"{where}: its recorded intermediates differ from core's")
+            report["values"] += 1
+        elif step.rule == "formula" and step.output is not None:
+            _check_formula(d, step, inputs, where)
+            report["formulas"] += 1
+        elif step.rule == "evaluate" and isinstance(inputs.get("layout"), Layout) and step.output is not None:
+            # a composite G(F(x)) records G's step with x as "at" and F(x) as "inner"
+            at = _tuples(step.details["inner"] if "inner" in step.details else step.details.get("at"))
+            value = g.nodes[step.output].get("obj")
+            got = inputs["layout"](at)
+            if got != value or step.details.get("value", value) != value:
+                raise SymcuteError(f"{where}: {inputs['layout']} at {at} is {got}, "
+                                   f"the document says {step.details.get('value', value)}")
+            report["values"] += 1
+        elif (step.rule.startswith("prove_") or step.rule in _PREDICATES) and step.output is not None:
+            if _reprove(d, step, inputs, where, jsonread):
+                report["verdicts"] += 1
+            else:
+                report["not_rechecked"].append((step.node, step.rule, "the claim cannot be rebuilt from the graph"))
+        else:
+            why = "inputs that are not core values" if fn is not None else "no core operation recomputes it"
+            report["not_rechecked"].append((step.node, step.rule, why))
+    return report
+
+
+_PREDICATES = ("is_injective", "is_surjective", "is_bijective")
+
+
+def _tuples(x):
+    return tuple(_tuples(v) for v in x) if isinstance(x, list) else x
+
+
+def _json(x):
+    from .derivation import _jsonable
+    return json.dumps(_jsonable(x), sort_keys=True)
+
+
+def _check_formula(d, step, inputs, where) -> None:
+    from ..symbolic.formula import Formula
+    layout = inputs.get("layout")
+    obj = d.graph.nodes[step.output].get("obj")
+    f = Formula.from_json(obj if isinstance(obj, dict) else d.graph.nodes[step.output]["text"])
+    if not isinstance(layout, Layout) or str(f.layout) != str(layout):
+        raise SymcuteError(f"{where}: the formula is of {f.layout}, not of its input {layout}")
+    # Formula.from_json checked its digits against the layout (weights and strides); the text must be its own
+    if str(step.details.get("text", str(f))) != str(f):
+        raise SymcuteError(f"{where}: the formula text {step.details.get('text')!r} is not the formula {f} "
+                           f"of {layout}")
+
+
+def _term(d, node):
+    """The value of a node as a prover term (a Formula step's output is its Formula)."""
+    from ..symbolic.formula import Formula
+    obj = d.graph.nodes[node].get("obj")
+    kind = d.graph.nodes[node].get("kind")
+    if kind == "Formula":
+        return Formula.from_json(obj if isinstance(obj, dict) else d.graph.nodes[node]["text"])
+    return obj if isinstance(obj, Layout) else None
+
+
+def _reprove(d, step, inputs, where, jsonread) -> bool:
+    from .. import symbolic as sym
+    from ..symbolic import Compose
+    from ..symbolic.proof import Proof
+    stored = Proof.from_json(d.graph.nodes[step.output]["text"])
+    node = {name: n for name, n in step.inputs.items()}
+    terms = {name: _term(d, n) for name, n in node.items()}
+    claim, domain = step.details.get("claim"), step.details.get("domain")
+    proof = None
+    if step.rule in _PREDICATES and terms.get("L") is not None:
+        target = step.details.get("target")
+        if step.rule == "is_injective":
+            proof = sym.is_injective(terms["L"])
+        elif isinstance(target, int) and not isinstance(target, bool):
+            proof = getattr(sym, step.rule)(terms["L"], target)
+    elif step.rule in ("prove_right_inverse", "prove_left_inverse") and terms.get("L") is not None \
+            and terms.get("R") is not None:
+        fn = sym.prove_right_inverse if step.rule == "prove_right_inverse" else sym.prove_left_inverse
+        proof = fn(terms["L"], terms["R"])
+    elif step.rule == "prove_equal" and terms.get("lhs") is not None and terms.get("rhs") is not None:
+        proof = sym.prove(terms["lhs"], terms["rhs"], domain=domain if isinstance(domain, int) else None)
+    elif set(node) == {"result"}:
+        # a claim about the step that produced `result` (the expr recipe): rebuild it from that step
+        producer = [s for s in d.steps() if s.output == node["result"] and operation(s.rule)]
+        if producer:
+            src = producer[-1]
+            args = {k: _term(d, v) or d.graph.nodes[v].get("obj") for k, v in src.inputs.items()}
+            result = _term(d, node["result"])
+            try:
+                if src.rule == "right_inverse" and claim == "right_inverse":
+                    proof = sym.prove_right_inverse(args["layout"], result)
+                elif src.rule == "left_inverse" and claim == "left_inverse":
+                    proof = sym.prove_left_inverse(args["layout"], result)
+                elif src.rule in ("with_shape", "coalesce") and claim == "equal":
+                    proof = sym.prove(result, args.get("self", args.get("layout")))
+                elif src.rule == "composition" and claim == "equal":
+                    proof = sym.prove(result, Compose(args["lhs"], args["rhs"]))
+            except (KeyError, TypeError):
+                proof = None
+    if proof is None:
+        return False
+    said = {stored.verdict, str(step.details.get("verdict", stored.verdict))}
+    if said != {proof.verdict}:
+        raise SymcuteError(f"{where}: the document says {' / '.join(sorted(said))}, "
+                           f"but the prover answers {proof.verdict}")
+    return True
