@@ -23,7 +23,9 @@ from ..core import (
     ArithmeticTuple, Layout, ScaledBasis, _, append, composition, logical_divide, make_identity_layout,
     make_layout, size, slice_,
 )
+from ..core.composed import ComposedLayout, SmemPtrFlag, composition3
 from ..core.int_tuple import product_each
+from ..core.recast import recast_layout
 from ..errors import LayoutError, LimitError
 
 MAX_CELLS = 1 << 16  # the most cells (and labels per axis) one picture draws; CuTe prints whatever it is given
@@ -50,6 +52,8 @@ def cute_print(x) -> str:
     """CuTe's ``print`` of a static value: ``_4``, ``(_4,_8):(_1@1,_1@0)``, ``_2@0@1``."""
     if isinstance(x, Layout):
         return cute_print(x.shape) + ":" + cute_print(x.stride)
+    if isinstance(x, ComposedLayout):  # layout_composed.hpp: print(a) " o " print(offset) " o " print(b)
+        return f"{x.outer} o {cute_print(int(x.offset))} o {cute_print(x.inner)}"
     if isinstance(x, tuple):
         return "(" + ",".join(cute_print(y) for y in x) + ")"
     if isinstance(x, ScaledBasis):
@@ -155,15 +159,27 @@ def print_latex(x) -> str:
         return _latex_copy(*_copy_operands(x))
     if isinstance(x, Layout):
         return _latex_layout(x)
-    raise LayoutError(f"print_latex({_show(x)}): expected a Layout, a TiledMMA, an MMA atom or a TiledCopy")
+    if isinstance(x, ComposedLayout):
+        return _latex_layout(as_position_independent_swizzle_layout(x) if isinstance(x.offset, SmemPtrFlag) else x)
+    raise LayoutError(f"print_latex({_show(x)}): expected a Layout, a ComposedLayout, a TiledMMA, an MMA atom "
+                      f"or a TiledCopy")
+
+
+def as_position_independent_swizzle_layout(layout: ComposedLayout):
+    """CuTe's ``as_position_independent_swizzle_layout`` (``pointer_flagged.hpp``) of ``Sw o smem_ptr[B] o L``:
+    ``composition(recast_layout<uint8_t, uint_bit_t<B>>(Sw), Int<0>, L)`` (the swizzle moved from bytes to
+    elements; an identity swizzle drops, leaving ``L``)."""
+    return composition3(recast_layout(layout.outer, 8, layout.offset.bits), 0, layout.inner)
 
 
 def _latex_layout(layout_a: Layout) -> str:
     where = f"print_latex({layout_a})"
+    if not isinstance(layout_a, Layout) and not isinstance(layout_a.inner, Layout):
+        raise LayoutError(f"{where}: a swizzle over a composed layout is not drawn")
     if layout_a.rank > 2:
         raise LayoutError(f"{where}: the layout has rank {layout_a.rank}; CuTe's print_latex draws layouts of "
                           f"rank <= 2 (static_assert rank(layout_a) <= Int<2>)")
-    if _is_coordinate_layout(layout_a):
+    if _is_coordinate_layout(layout_a if isinstance(layout_a, Layout) else layout_a.inner):
         raise LayoutError(f"{where}: the layout has basis strides and returns coordinates; print_latex draws "
                           f"integer-valued layouts (CuTe's `int idx = layout(m,n)` does not compile)")
     layout = append(layout_a, Layout(1, 0), 2)
@@ -288,7 +304,8 @@ def print_svg(x) -> str:
     if isinstance(x, MMAAtom):
         x = make_tiled_mma(x)
     if not isinstance(x, TiledMMA):
-        raise LayoutError(f"print_svg({_show(x)}): expected a TiledMMA or an MMA atom")
+        raise LayoutError(f"print_svg({_show(x)}): expected a TiledMMA or an MMA atom (CuTe 4.2's print_svg.hpp "
+                          f"draws only those; print_latex draws layouts, swizzled ones included)")
     C, A, B, tile, (M, N, K), where = _mma_operands(x, "print_svg")
     cell = 20
     out = [f"<!--  Tile: {cute_print(tile)}  -->\n", f"<!--     A: {_tensor_print(A, 2)}  -->\n",

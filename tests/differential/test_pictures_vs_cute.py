@@ -40,6 +40,12 @@ TV_CASES = [  # (TV layout: (tid,vid) -> index into the column-major tile, or ->
     ("(32,(4,2)):(1,(32,128))", "(32,8)"),
     ("(4,(2,4)):(1@1,(1@0,4@1))", "(2,16)"),          # already a coordinate layout
 ]
+COMPOSED = ["Sw<3,3,3> o 0 o (8,64):(64,1)", "Sw<3,4,3> o 0 o (8,64):(64,1)", "Sw<2,3,3> o 0 o (8,32):(32,1)",
+            "Sw<1,0,1> o 0 o (2,2):(2,1)", "Sw<2,0,-2> o 4 o (4,8):(8,1)", "Sw<3,3,3> o 0 o (64,8):(1,64)",
+            "Sw<2,2,3> o 0 o 64:1", "Sw<2,4,3> o 0 o ((8,2),(8,2)):((8,128),(1,64))"]
+SMEM_ATOMS = [("GMMA::Layout_K_SW32_Atom", "half_t"), ("GMMA::Layout_K_SW64_Atom", "uint8_t"),
+              ("GMMA::Layout_MN_SW32_Atom", "float"), ("GMMA::Layout_K_INTER_Atom", "half_t"),
+              ("UMMA::Layout_MN_SW128_32B_Atom", "float")]
 REJECTED = ["(2,3,4):(1,2,6)", "((2,2),2,2):((1,2),4,8)"]
 
 
@@ -76,6 +82,14 @@ def _cases():
     cases = {}
     for i, text in enumerate(LAYOUTS):
         cases[f"latex-{i}"] = (f"print_latex({cpp_value(text)});", lambda t=text: print_latex(Layout.parse(t)))
+    for i, text in enumerate(COMPOSED):
+        cases[f"composed-{i}"] = (f"print_latex({cpp_value(text)});",
+                                  lambda t=text: print_latex(sc.parse_layout(t)))
+    for i, (name, t) in enumerate(SMEM_ATOMS):  # smem_ptr_flag: drawn as_position_independent_swizzle_layout
+        ns, atom = name.split("::")
+        cpp = f"{'SM90::GMMA' if ns == 'GMMA' else 'UMMA'}::{atom}<{'cute::' + t if t == 'half_t' else t}>{{}}"
+        cases[f"smem-{i}"] = (f"print_latex({cpp});",
+                              lambda name=name, t=t: print_latex(sc.smem_layout_atom(name, t)))
     for i, (tv, tile) in enumerate(TV_CASES):
         lay = Layout.parse(tv)
         arg = cpp_value(tv)
