@@ -29,17 +29,20 @@ class CopyAtom:
     header: str = ""
     ptx: str = ""
     arch: str = ""
+    val_id: Layout | None = None   # TMEM atoms: CuTe's ValID, logical bit -> TMEM address (lane << 21 | column)
 
     def __post_init__(self):
-        for attr in ("thr_id", "src_layout", "dst_layout", "ref_layout"):
+        for attr in ("thr_id", "src_layout", "dst_layout", "ref_layout", "val_id"):
             v = getattr(self, attr)
+            if v is None and attr == "val_id":
+                continue
             if isinstance(v, str):
                 v = Layout.parse(v)
             elif isinstance(v, int) and not isinstance(v, bool):
                 v = Layout(v)
             if not isinstance(v, Layout):
                 raise LayoutError(f"CopyAtom {self.name!r}: {attr} must be a Layout, got {v!r}")
-            if attr != "thr_id" and v.rank != 2:
+            if attr not in ("thr_id", "val_id") and v.rank != 2:
                 raise LayoutError(f"CopyAtom {self.name!r}: {attr} {v} must have rank 2 (thread, value)")
             object.__setattr__(self, attr, v)
         if self.value_type is not None:

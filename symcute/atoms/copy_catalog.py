@@ -1,10 +1,16 @@
 """The copy atoms of CuTe 4.2 (``cute/atom/copy_traits*.hpp``) and ``copy_atom(name, value_type)``.
 
 Fixed atoms are rows of data (ThrID, SrcLayout, DstLayout, RefLayout in bits,
-and the PTX instruction); the templates ``UniversalCopy<S,D>``,
-``SM80_CP_ASYNC_*<S,D>`` and ``AutoVectorizingCopyWithAssumedAlignment<N>``
-are instantiated by the same rules as their C++ templates, with their
-static_asserts.
+and the PTX instruction); the SM100 rows (TMEM load/store, shared-to-TMEM
+``SM100_UTCCP_*``, the sub-byte ``SM100_SU4/SU6_DU8x16_*_LDSM_N``, 8-bit
+LDSM/STSM, 256-bit loads) come from ``copy_sm100_data`` (generated from the
+header by ``tools/gen_copy_sm100.py``) and carry CuTe's ``ValID`` too.  The
+templates ``UniversalCopy<S,D>``, ``SM80_CP_ASYNC_*<S,D>`` and
+``AutoVectorizingCopyWithAssumedAlignment<N>`` are instantiated by the same
+rules as their C++ templates, with their static_asserts.  TMA and bulk-copy
+traits (``Copy_Traits<SM90_TMA_LOAD, NumBitsPerTMA, AuxParams>``) are covered as
+far as their layouts go: one thread moving ``NumBitsPerTMA`` bits; the
+descriptor that ``make_tma_copy`` builds from a tensor is not modelled.
 """
 
 from __future__ import annotations
@@ -15,7 +21,8 @@ from ..core import sizeof_bits
 from ..errors import LayoutError, SymcuteError
 from .copy_atom import CopyAtom, _type_text
 from .mma_lookup import UnknownAtom
-from .spelling import Spelled, read_spelling, strip_namespace, type_name
+from .spelling import Spelled, last_component, read_spelling, strip_namespace, type_name
+from . import copy_sm100_data as sm100
 
 H = "cute/atom/copy_traits.hpp"
 H50 = "cute/atom/copy_traits_sm50.hpp"
@@ -63,10 +70,61 @@ def _fixed() -> dict:
     atoms["SM50_Shuffle_U32_2x2Trans_XOR4"] = CopyAtom(
         "SM50_Shuffle_U32_2x2Trans_XOR4", "32:1", "(32,64):(64,1)", "((4,2,4),(32,2)):((64,32,512),(1,256))",
         "(32,64):(64,1)", header=H50, ptx="shfl.sync.bfly.b32 (lane ^ 4)", arch="sm50")
+    for name, thr, val_id, src, dst, ref, ptx in sm100.ROWS:
+        atoms[name] = CopyAtom(name, thr, src, dst, ref, header=sm100.HEADER, ptx=ptx, arch="sm100", val_id=val_id)
     return atoms
 
 
 FIXED: dict = _fixed()
+# C++ spells the TMEM and UTCCP ops also with their namespaces
+_NAMESPACES = ("SM100::TMEM::LOAD::", "SM100::TMEM::STORE::", "SM100::TMEM::UTCCP::")
+
+HT = "cute/atom/copy_traits_sm90_tma.hpp"
+HT100 = "cute/atom/copy_traits_sm100_tma.hpp"
+# Copy_Traits<Op, NumBitsPerTMA, ...>: ThrID 1:0, Src = Dst = Ref = (1,NumBitsPerTMA):(0,1);
+# value: (header, PTX, arch, number of further template arguments CuTe's partial specialisation takes)
+TMA = {
+    "SM90_TMA_LOAD": (HT, "cp.async.bulk.tensor.Nd.shared::cluster.global.mbarrier::complete_tx::bytes", "sm90", 1),
+    "SM90_TMA_LOAD_MULTICAST": (HT, "cp.async.bulk.tensor.Nd.shared::cluster.global.mbarrier::complete_tx::bytes"
+                                    ".multicast::cluster", "sm90", 1),
+    "SM90_TMA_STORE": (HT, "cp.async.bulk.tensor.Nd.global.shared::cta.bulk_group", "sm90", 1),
+    "SM90_TMA_REDUCE_ADD": (HT, "cp.reduce.async.bulk.tensor.Nd.global.shared::cta.add.bulk_group", "sm90", 1),
+    "SM90_BULK_COPY_G2S": (HT, "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes", "sm90", None),
+    "SM90_BULK_COPY_S2G": (HT, "cp.async.bulk.global.shared::cta.bulk_group", "sm90", 0),
+    "SM100_TMA_2SM_LOAD": (HT100, "cp.async.bulk.tensor.Nd.cta_group::2.shared::cluster.global.mbarrier::"
+                                  "complete_tx::bytes", "sm100", 1),
+    "SM100_TMA_2SM_LOAD_MULTICAST": (HT100, "cp.async.bulk.tensor.Nd.cta_group::2.shared::cluster.global."
+                                            "mbarrier::complete_tx::bytes.multicast::cluster", "sm100", 1),
+}
+# families CuTe 4.2 has that this catalog does not model (their layouts need a tensor or a descriptor)
+NOT_COVERED = ("SM90_TMA_LOAD_IM2COL", "SM90_TMA_LOAD_IM2COL_MULTICAST", "SM90_TMA_STORE_IM2COL",
+               "SM100_TMA_2SM_LOAD_IM2COL", "SM100_TMA_2SM_LOAD_IM2COL_MULTICAST", "SM90_BULK_COPY_AUTO",
+               "SM90_TMA_STORE_PTR", "SM90_TMA_LOAD_OP", "SM90_TMA_LOAD_MULTICAST_OP", "SM90_TMA_LOAD::PREFETCH")
+
+
+def _tma(name: str, args: tuple, spelled: str) -> CopyAtom:
+    header, ptx, arch, n_extra = TMA[name]
+    if not args:
+        raise LayoutError(f"{spelled}: {name} has no Copy_Traits<{name}> of its own: CuTe 4.2 specialises "
+                          f"Copy_Traits<{name}, NumBitsPerTMA" + (", AuxParams" if n_extra else "")
+                          + "> (built by make_tma_copy from a tensor); spell Copy_Traits<" + name
+                          + ", Int<bits>" + (", AuxParams" if n_extra else "") + ">")
+    bits = args[0]
+    if isinstance(bits, Spelled) and last_component(bits.name) in ("Int", "C") and len(bits.args) == 1:
+        bits = bits.args[0]
+    elif isinstance(bits, Spelled) and bits.name.startswith("_") and bits.name[1:].isdigit():
+        bits = int(bits.name[1:])
+    if not isinstance(bits, int) or isinstance(bits, bool) or bits <= 0:
+        raise LayoutError(f"{spelled}: NumBitsPerTMA must be a static positive integer (Int<N>), got {args[0]}")
+    if n_extra is not None and len(args) - 1 != n_extra:
+        raise LayoutError(f"{spelled}: Copy_Traits<{name}, NumBitsPerTMA" + (", AuxParams" if n_extra else "")
+                          + f"> takes {1 + n_extra} arguments after the op, got {len(args)}")
+    # the 2SM loads are issued for a CTA pair: ThrID 2:1, each "thread" moving its own NumBitsPerTMA bits
+    lay = f"(2,{bits}):({bits},1)" if name.startswith("SM100_TMA_2SM") else f"(1,{bits}):(0,1)"
+    text = f"Copy_Traits<{name},Int<{bits}>" + "".join("," + type_name(a) if not isinstance(a, int) else f",{a}"
+                                                        for a in args[1:]) + ">"
+    thr = "2:1" if name.startswith("SM100_TMA_2SM") else "1:0"
+    return CopyAtom(text, thr, lay, lay, lay, header=header, ptx=ptx, arch=arch)
 
 # template name -> (header, PTX, arch)
 _TEMPLATES = {
@@ -116,8 +174,20 @@ def _autovec(bits: int, spelled: str, name: str | None = None) -> CopyAtom:
                     ptx=f"auto-vectorized ld/st up to {bits} bits", arch="")
 
 
-def _lookup(sp: Spelled, spelled: str) -> CopyAtom:
+def _lookup(sp: Spelled, spelled: str, traits_args: tuple | None = None) -> CopyAtom:
     name = strip_namespace(sp.name)
+    for ns in _NAMESPACES:
+        if name.startswith(ns) and name[len(ns):] in FIXED:
+            name = name[len(ns):]
+    if name in TMA:
+        if sp.args:
+            raise SymcuteError(f"{spelled}: {name} is not a template; its traits take the arguments")
+        return _tma(name, traits_args or (), spelled)
+    if traits_args:
+        raise SymcuteError(f"{spelled}: CuTe defines no Copy_Traits<{name}, ...> with further arguments")
+    if name in NOT_COVERED:
+        raise UnknownAtom(f"copy atom {spelled!r}: the {name} family is in CuTe 4.2 but not covered by symcute "
+                          f"(its layouts are built from a tensor and a TMA descriptor)")
     if name in FIXED:
         if sp.args:
             raise SymcuteError(f"{spelled}: {name} is not a template and takes no template arguments")
@@ -132,13 +202,15 @@ def _lookup(sp: Spelled, spelled: str) -> CopyAtom:
         return _autovec(sp.args[0] if sp.args else 128, spelled)
     names = copy_operation_names()
     close = difflib.get_close_matches(name, names, n=4, cutoff=0.6)
-    hint = f"; did you mean {', '.join(close)}?" if close else f"; known: {', '.join(sorted(names))}"
+    if not close and any(name.startswith(p) for p in ("SM100_TMEM", "SM100_UTCCP", "SM90_TMA", "SM100_TMA")):
+        close = difflib.get_close_matches(name, names, n=4, cutoff=0.4)
+    hint = f"; did you mean {', '.join(close)}?" if close else "; `symcute atoms --copy` lists the catalog"
     raise UnknownAtom(f"unknown copy atom {spelled!r}{hint}")
 
 
 def copy_operation_names() -> list[str]:
     """Every copy operation name the catalog knows (fixed atoms, templates, auto-vectorizing aliases)."""
-    return list(FIXED) + list(_TEMPLATES) + list(_AUTOVEC_ALIASES) + [_AUTOVEC]
+    return list(FIXED) + list(_TEMPLATES) + list(_AUTOVEC_ALIASES) + [_AUTOVEC] + list(TMA)
 
 
 def copy_atom(name, value_type=None) -> CopyAtom:
@@ -158,9 +230,11 @@ def copy_atom(name, value_type=None) -> CopyAtom:
                 raise LayoutError(f"{name!r}: value type given twice ({value_type} and {type_name(sp.args[1])})")
             value_type = type_name(sp.args[1])
             sp = sp.args[0]
+        traits_args = None
         if strip_namespace(sp.name) == "Copy_Traits" and sp.args and isinstance(sp.args[0], Spelled):
+            traits_args = sp.args[1:]
             sp = sp.args[0]
-        atom = _lookup(sp, str(name))
+        atom = _lookup(sp, str(name), traits_args)
     if value_type is not None:
         atom = atom.with_value_type(value_type)
     return atom
@@ -171,6 +245,7 @@ def copy_atoms(filter: str | None = None) -> list[CopyAtom]:
     rows = list(FIXED.values())
     rows += [_universal(t, (Spelled("uint128_t"),), t) for t in _TEMPLATES]
     rows += [_autovec(b, n, n) for n, b in _AUTOVEC_ALIASES.items()]
+    rows += [_tma(n, (4096,) + ((Spelled("AuxParams"),) * (TMA[n][3] or 0)), n) for n in TMA]
     if filter:
         needle = "".join(filter.split()).lower()
         rows = [r for r in rows if needle in r.name.lower() or needle in r.ptx.lower()]

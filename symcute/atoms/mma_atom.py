@@ -71,6 +71,7 @@ class MMAAtom:
     frg_type_a: str | None = None
     frg_type_b: str | None = None
     defects: tuple = field(default=())
+    extra_layouts: tuple = field(default=())   # (("ELayout", L), ("SFALayout", L), ...): sparse / block-scaled traits
 
     def __post_init__(self):
         name = self.name
@@ -96,6 +97,12 @@ class MMAAtom:
                 raise LayoutError(f"MMAAtom {name!r}: the {op} TV layout {lay} must have rank 2 (thread, value)")
             object.__setattr__(self, attr, lay)
         object.__setattr__(self, "defects", tuple(self.defects))
+        extra = []
+        for pair in self.extra_layouts:
+            if not (isinstance(pair, tuple) and len(pair) == 2 and isinstance(pair[0], str)):
+                raise LayoutError(f"MMAAtom {name!r}: extra_layouts must be (name, layout) pairs, got {pair!r}")
+            extra.append((pair[0], _as_layout(pair[1], pair[0], name)))
+        object.__setattr__(self, "extra_layouts", tuple(extra))
 
     # CuTe's names for the same things
     @property
@@ -114,6 +121,10 @@ class MMAAtom:
                               f"CuTe rejects every use of it")
         return lay
 
+    def extra_layout(self, trait: str) -> Layout | None:
+        """A further layout of the traits (``ELayout`` of sparse atoms, ``SFALayout``/``SFBLayout``), or None."""
+        return dict(self.extra_layouts).get(trait)
+
     def tile_shape(self, operand: str) -> tuple:
         """The (rows, cols) of the operand's tile: (M,K), (N,K) or (M,N)."""
         m, n, k = self.shape_mnk
@@ -129,7 +140,8 @@ class MMAAtom:
         return hash(self._key())
 
     def _key(self):
-        return (self.name, self.shape_mnk, self.thr_id, self.a_layout, self.b_layout, self.c_layout)
+        return (self.name, self.shape_mnk, self.thr_id, self.a_layout, self.b_layout, self.c_layout,
+                self.extra_layouts)
 
     def __str__(self) -> str:
         """CuTe's ``print(MMA_Atom)``."""

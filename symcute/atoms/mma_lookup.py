@@ -7,8 +7,13 @@ from dataclasses import dataclass
 
 from ..errors import SymcuteError
 from . import mma_gmma as gmma
+from . import mma_gmma_sparse as gmma_sparse
+from . import mma_sm120 as sm120
+from . import mma_umma as umma
 from .mma_atom import MMAAtom
 from .mma_catalog import ALIASES, WARP_ATOMS
+
+FFMA2: dict = umma.ffma2_atoms()
 from .spelling import Spelled, read_spelling, strip_namespace
 
 
@@ -19,11 +24,18 @@ class UnknownAtom(SymcuteError):
 _WRAPPERS = ("MMA_Atom", "MMA_Traits")
 
 
-def _unwrap(sp: Spelled) -> Spelled:
+def _unwrap(sp: Spelled) -> tuple[Spelled, bool]:
+    """The op inside ``MMA_Atom<MMA_Traits<...>>``; True when ``MMA_Traits<Op, args...>`` carries arguments
+    (the form CuTe uses for the non-template ``SM100_MMA_F8F6F4_SS``)."""
     while strip_namespace(sp.name) in _WRAPPERS and sp.has_args and len(sp.args) >= 1 \
             and isinstance(sp.args[0], Spelled):
+        if strip_namespace(sp.name) == "MMA_Traits" and len(sp.args) > 1:
+            inner = sp.args[0]
+            if inner.has_args:
+                raise SymcuteError(f"{sp}: MMA_Traits<Op, args...> takes a non-template Op, got {inner}")
+            return Spelled(inner.name, sp.args[1:], True), True
         sp = sp.args[0]
-    return sp
+    return sp, False
 
 
 def _canonical_base(name: str) -> str:
@@ -45,9 +57,12 @@ def mma_atom(name) -> MMAAtom:
     """
     if isinstance(name, MMAAtom):
         return name
-    sp = _unwrap(read_spelling(name))
+    sp, traits_form = _unwrap(read_spelling(name))
     base = _canonical_base(sp.name)
-    atom = WARP_ATOMS.get(base)
+    spelled = str(name)
+    if traits_form and base not in umma.BY_NAME:
+        raise SymcuteError(f"{name!r}: CuTe defines no MMA_Traits<{base}, ...> with extra arguments")
+    atom = WARP_ATOMS.get(base) or FFMA2.get(base)
     if atom is not None:
         if sp.args:
             raise SymcuteError(f"{name!r}: {base} is not a template and takes no template arguments")
@@ -55,14 +70,45 @@ def mma_atom(name) -> MMAAtom:
     found = gmma.family_of(base)
     if found is not None:
         fam, n, source = found
-        return gmma.instantiate(fam, n, source, sp.args, sp.has_args, str(name))
+        return gmma.instantiate(fam, n, source, sp.args, sp.has_args, spelled)
+    found = gmma_sparse.lookup(sp, base, spelled)
+    if found is not None:
+        return found
+    fam = umma.BY_NAME.get(base)
+    if fam is not None:
+        if fam.traits_args != traits_form:
+            if fam.traits_args:
+                raise SymcuteError(
+                    f"{name!r}: {base} is not a template; CuTe 4.2 defines its traits only as "
+                    f"MMA_Traits<{base}, a_type, b_type, c_type, C<M>, C<N>, integral_constant<UMMA::Major, ...> x2, "
+                    f"integral_constant<UMMA::ScaleIn, ...> x2> (there is no MMA_Traits<{base}>: CUTLASS #3207)")
+            raise SymcuteError(f"{name!r}: {base} is a class template; write {base}<...> inside MMA_Traits")
+        if not sp.has_args:
+            raise SymcuteError(f"{name!r}: {base} is a template{umma.signature(fam)} and needs its arguments")
+        return umma.instantiate(fam, sp.args, spelled)
+    fam = sm120.BY_NAME.get(base)
+    if fam is not None:
+        if not sp.has_args:
+            raise SymcuteError(f"{name!r}: {fam.name} is a class template and needs its value type arguments")
+        return sm120.instantiate(fam, sp.args, spelled)
     raise UnknownAtom(f"unknown MMA atom {name!r}" + _suggest(base))
 
 
+def _family_names() -> list:
+    names = list(WARP_ATOMS) + list(FFMA2) + [b for b, *_ in gmma.all_base_names()]
+    names += [b for b, *_ in gmma_sparse.all_base_names()]
+    names += [f.name for f in umma.FAMILIES] + [f.name for f in sm120.FAMILIES]
+    return names
+
+
 def _suggest(base: str) -> str:
-    names = list(WARP_ATOMS) + [b for b, *_ in gmma.all_base_names()]
+    names = _family_names()
     close = difflib.get_close_matches(base, names, n=4, cutoff=0.6)
-    return f"; did you mean {', '.join(close)}?" if close else "; `symcute atoms` lists the catalog"
+    if not close and "::" in base:   # a namespace-qualified name: compare its last component too
+        short = base.rsplit("::", 1)[-1]
+        close = [n for n in names if n.rsplit("::", 1)[-1] in
+                 difflib.get_close_matches(short, [m.rsplit("::", 1)[-1] for m in names], n=4, cutoff=0.7)]
+    return f"; did you mean {', '.join(close[:4])}?" if close else "; `symcute atoms` lists the catalog"
 
 
 @dataclass(frozen=True)
@@ -89,6 +135,20 @@ def mma_atoms(filter: str | None = None, arch: str | None = None, extended: bool
         atom = gmma.make_atom(fam, n, source, base + gmma.default_arguments(fam))
         rows.append(CatalogEntry(base + (sig if fam.params == gmma.MAJORS else ""), "sm90", atom.header, atom.ptx,
                                  atom, sig))
+    for base, fam, n, source in gmma_sparse.all_base_names(extended):
+        sig = gmma_sparse.template_signature(fam)
+        atom = gmma_sparse.make_atom(fam, n, source, base + gmma_sparse.default_arguments(fam))
+        rows.append(CatalogEntry(base + sig, "sm90", atom.header, atom.ptx, atom, sig))
+    rows += [CatalogEntry(a.name, a.arch, a.header, a.ptx, a) for a in FFMA2.values()]
+    for fam in umma.FAMILIES:   # every (M, N) the static_asserts allow, with representative value types
+        sig = umma.signature(fam)
+        for m, n in umma.members(fam):
+            atom = umma.instantiate(fam, umma.default_args(fam, m, n), fam.name)
+            rows.append(CatalogEntry(atom.name, fam.arch, atom.header, atom.ptx, atom, sig))
+    for fam in sm120.FAMILIES:  # layouts do not depend on the value types: one representative each
+        atom = sm120.instantiate(fam, sm120.default_args(fam), fam.name)
+        rows.append(CatalogEntry(atom.name, "sm120", atom.header, atom.ptx, atom, "<a_type,b_type,c_type"
+                                 + (",sf_type,VS>" if fam.vs else ">")))
     if arch:
         want = arch.lower().replace("sm_", "sm")
         rows = [r for r in rows if r.arch == want]

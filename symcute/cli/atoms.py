@@ -8,7 +8,7 @@ def register(sub) -> None:
                        description="List CuTe's MMA atoms (and, with --copy, copy atoms) with their shape, "
                                    "header and PTX instruction; --show prints one atom's traits.")
     p.add_argument("--filter", metavar="TEXT", help="keep names (or PTX) containing TEXT")
-    p.add_argument("--arch", metavar="SMxx", help="keep one architecture (sm61, sm70, sm75, sm80, sm89, sm90)")
+    p.add_argument("--arch", metavar="SMxx", help="keep one architecture (sm50, sm61, sm70, sm75, sm80, sm89, sm90, sm100, sm103, sm120)")
     p.add_argument("--copy", action="store_true", help="list copy atoms instead of MMA atoms")
     p.add_argument("--base-only", action="store_true",
                    help="leave out the extended GMMA shapes of mma_traits_sm90_gmma_ext.hpp")
@@ -28,11 +28,17 @@ def run(args) -> int:
                       f"  DstLayout: {atom.dst_layout}\n  RefLayout: {atom.ref_layout}")
             else:
                 print(str(atom), end="")
+            if atom.val_id is not None:
+                print(f"  ValID:     {atom.val_id}  (logical bit -> TMEM address: lane << 21 | column)")
             return 0
         atom = mma_atom(args.show)
         print(f"{atom.name}  ({atom.header}; {atom.ptx})")
         print(str(atom), end="")
+        for trait, lay in atom.extra_layouts:
+            print(f"  {trait}: {lay}")
         print(f"  ValTypes D,A,B,C: {atom.val_type_d}, {atom.val_type_a}, {atom.val_type_b}, {atom.val_type_c}")
+        if atom.frg_type_a or atom.frg_type_b:
+            print(f"  FrgTypes A,B: {atom.frg_type_a or atom.val_type_a}, {atom.frg_type_b or atom.val_type_b}")
         for d in atom.defects:
             print(f"  known upstream defect in {d.operand}: {d.what}")
         return 0
@@ -49,5 +55,8 @@ def run(args) -> int:
         m, n, k = r.atom.shape_mnk
         flag = "  [known upstream defect]" if r.atom.defects else ""
         print(f"{r.name:72s} {r.arch:5s} {m}x{n}x{k:<4d} {r.header:40s} {r.ptx}{flag}")
+    if not rows and args.arch:
+        print(f"no catalogued MMA atom for {args.arch} (architectures: "
+              + ", ".join(sorted({r.arch for r in mma_atoms()}, key=lambda a: int(a[2:]))) + ")")
     print(f"{len(rows)} MMA atoms")
     return 0

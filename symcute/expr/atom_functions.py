@@ -13,7 +13,7 @@ atom is expected, and tensors are represented by their layouts.
 
 from __future__ import annotations
 
-from ..atoms import mma_gmma
+from ..atoms import mma_gmma, mma_umma
 from ..atoms.copy_atom import CopyAtom
 from ..atoms.copy_catalog import copy_atom, copy_operation_names
 from ..atoms.lint import lint_copy_atom, lint_mma_atom
@@ -172,6 +172,8 @@ def _atom_value(name: str):
 for _name in WARP_ATOMS:
     register_function(_name + "{}", _atom_value(_name))
 for _name, *_rest in mma_gmma.all_base_names():
+    register_function(_name + "{}", _atom_value(_name))
+for _name in [f.name for f in mma_umma.FAMILIES if "::" not in f.name] + list(mma_umma.FFMA2) + ["SM120_16x8x32_TN"]:
     register_function(_name + "{}", _atom_value(_name))
 
 

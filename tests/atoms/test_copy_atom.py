@@ -85,4 +85,5 @@ def test_catalog_listing():
               "UniversalCopy<uint128_t>", "SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>", "DefaultCopy"):
         assert n in names
     assert [a.name for a in sc.copy_atoms("STSM_T")] == ["SM90_U16x2_STSM_T", "SM90_U16x4_STSM_T",
-                                                         "SM90_U16x8_STSM_T"]
+                                                         "SM90_U16x8_STSM_T", "SM100_U8x4_STSM_T",
+                                                         "SM100_U8x8_STSM_T", "SM100_U8x16_STSM_T"]

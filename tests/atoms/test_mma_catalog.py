@@ -136,8 +136,10 @@ def test_unknown_name_suggests_close_names():
 
 def test_listing_and_filters():
     rows = sc.mma_atoms()
-    assert len(rows) == 91 + 320 + 736
-    assert len(sc.mma_atoms(extended=False)) == 91 + 320
+    # warp atoms, dense GMMA (base + extended), sparse GMMA (base + extended), UMMA (every family x allowed
+    # (M, N)), the two SM100 float2 FMAs, one representative per SM120 family
+    assert len(rows) == 91 + 320 + 736 + 320 + 736 + 1318 + 2 + 6
+    assert len(sc.mma_atoms(extended=False)) == 91 + 320 + 320 + 1318 + 2 + 6
     sm80 = sc.mma_atoms(arch="sm80")
     assert sm80 and all(r.arch == "sm80" for r in sm80)
     assert [r.name for r in sc.mma_atoms("16x8x16_F16F16F16F16")] == ["SM80_16x8x16_F16F16F16F16_TN"]

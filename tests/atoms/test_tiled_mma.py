@@ -125,7 +125,8 @@ def _image_counts(layout: Layout, total: int):
     return np.bincount(off, minlength=total)
 
 
-WARP = [r.atom.name for r in sc.mma_atoms() if not r.name.startswith("SM90_64x") and not r.atom.defects]
+WARP = [r.atom.name for r in sc.mma_atoms() if not r.name.startswith(("SM90_64x", "SM90::GMMA::SPARSE"))
+        and r.arch not in ("sm100", "sm103") and not r.atom.defects]
 GMMA = [r.atom.name for r in sc.mma_atoms(extended=False) if r.name.startswith("SM90_64x")]
 
 

@@ -1,0 +1,224 @@
+"""Cases for the Blackwell / sparse-Hopper atoms: UMMA, SM120, sparse GMMA traits; SM100 and TMA copy traits.
+
+Each case prints the traits CuTe defines (ThrID, Shape_MNK, A/B/C layouts and
+the extra ELayout / SFALayout / SFBLayout; for copies ThrID, ValID, Src/Dst/Ref
+and the value-type forms) and computes the same text with symcute.  Samples
+cover every family and every parameter axis (M, N, majors, value types, VS,
+ScaleC, saturate); ``SYMCUTE_DIFF_LARGE=1`` takes every allowed (M, N).
+"""
+
+from __future__ import annotations
+
+import symcute as sc
+from symcute.atoms import mma_gmma as gmma
+from symcute.atoms import mma_gmma_sparse as sparse
+from symcute.atoms import mma_sm120 as sm120
+from symcute.atoms import mma_umma as umma
+from symcute.atoms.copy_catalog import FIXED, TMA
+from symcute.atoms.copy_sm100_data import ROWS as SM100_COPY_ROWS
+
+from .atoms_cases import Case, joined
+from .atoms_cpp import sep_prints
+
+
+def traits_type(name: str) -> str:
+    return name if name.startswith("MMA_Traits<") else f"MMA_Traits<{name}>"
+
+
+def mma_case(name: str, tag: str, extra: tuple = (), construct: bool = True) -> Case:
+    """Print the traits of ``name`` (and its extra layouts); ``construct`` instantiates the op (its static_asserts)."""
+    t = traits_type(name)
+    members = ("ThrID", "Shape_MNK", "ALayout", "BLayout", "CLayout") + tuple(extra)
+    op = "" if name.startswith("MMA_Traits<") or not construct else f"{name} op{{}}; (void)op; "
+    cpp = f"using T = {t}; " + op + sep_prints(*(f"typename T::{m}{{}}" for m in members))
+
+    def compute():
+        a = sc.mma_atom(name)
+        got = [a.extra_layout(m) for m in extra]
+        if any(g is None for g in got):
+            raise AssertionError(f"{name}: symcute has no {extra}")
+        return joined(a.thr_id, a.shape_mnk, a.a_layout, a.b_layout, a.c_layout, *got)
+    return Case(f"{tag}#{name}", tag, f"mma_atom({name!r})", cpp, compute)
+
+
+def _spell(fam, a: dict) -> str:
+    return umma.canonical(fam, a)
+
+
+def _umma_args(fam, m: int, n: int, a_major="K", b_major="K", types=None, **kw) -> dict:
+    d = fam.defaults
+    t = types or d
+    a = {"a_type": t[0], "b_type": t[1], "c_type": t[2], "M": m, "N": n, "a_major": a_major, "b_major": b_major,
+         "a_neg": "One", "b_neg": "One", "c_sat": "False"}
+    if any(p == "sf_type" for _, p, _ in fam.params):
+        a["sf_type"] = t[3] if len(t) > 3 else d[3]
+    if any(p == "VS" for _, p, _ in fam.params):
+        a["VS"] = d[-1]
+    if any(p == "ScaleC" for _, p, _ in fam.params):
+        a["ScaleC"] = 1
+    a.update(kw)
+    return a
+
+
+# other value types per family kind (a_type, b_type, c_type[, sf_type])
+_OTHER_TYPES = {
+    "tf32": [("float", "float", "float")],
+    "f16": [("bfloat16_t", "bfloat16_t", "float"), ("half_t", "half_t", "half_t")],
+    "i8": [("uint8_t", "int8_t", "int32_t")],
+    "f8f6f4": [("float_e5m2_t", "float_e2m1_t", "half_t"), ("float_e2m3_t", "float_e3m2_t", "float")],
+    "mxf8f6f4": [("float_e2m1_t", "float_e5m2_t", "float", "float_ue8m0_t")],
+    "mxf4nvf4": [("float_e2m1_t", "float_e2m1_t", "float", "float_ue4m3_t")],
+}
+
+
+def umma_cases(large: bool) -> list:
+    out = []
+    for fam in umma.FAMILIES:
+        configs = []
+        for m in fam.m:
+            rule = fam.n["K"] if "K" in fam.n else fam.n[m]
+            ns = rule.values() if large else sorted({rule.values()[0], rule.values()[-1],
+                                                     rule.values()[len(rule.values()) // 2]})
+            configs += [_umma_args(fam, m, n) for n in ns]
+        m0 = fam.m[-1]
+        rule0 = fam.n["K"] if "K" in fam.n else fam.n[m0]
+        n0 = rule0.values()[-1]
+        # majors, negation, saturation, ScaleC, value types
+        if not fam.k_major_only:
+            configs.append(_umma_args(fam, m0, n0, b_major="MN"))
+            if fam.source == "SS":
+                configs.append(_umma_args(fam, m0, n0, a_major="MN", b_major="MN"))
+        if any(p == "a_neg" for _, p, _ in fam.params):
+            configs.append(_umma_args(fam, m0, n0, a_neg="Neg"))
+        if any(p == "c_sat" for _, p, _ in fam.params):
+            configs.append(_umma_args(fam, m0, n0, c_sat="True"))
+        if any(p == "ScaleC" for _, p, _ in fam.params):
+            configs.append(_umma_args(fam, m0, n0, ScaleC=3))
+        if fam.vs and len(fam.vs) > 1:
+            configs.append(_umma_args(fam, m0, n0, VS=min(fam.vs)))
+        for types in _OTHER_TYPES.get(fam.kind, []):
+            if fam.kind == "mxf4nvf4":    # ue4m3 scale factors: the narrower vector size only
+                configs.append(_umma_args(fam, m0, n0, types=types, VS=min(fam.vs)))
+            else:
+                configs.append(_umma_args(fam, m0, n0, types=types))
+        seen = set()
+        for a in configs:
+            name = _spell(fam, a)
+            if name not in seen:
+                seen.add(name)
+                out.append(mma_case(name, "umma_traits"))
+    return out
+
+
+def umma_refusal_cases() -> list:
+    """Arguments CuTe's static_asserts refuse: symcute must raise for each."""
+    f16 = umma.BY_NAME["SM100_MMA_F16BF16_SS"]
+    ts = umma.BY_NAME["SM100_MMA_F16BF16_TS"]
+    f8 = umma.BY_NAME["SM100_MMA_F8F6F4_SS"]
+    s8 = umma.BY_NAME["SM100_MMA_S8_SS"]
+    two = umma.BY_NAME["SM100_MMA_TF32_2x1SM_SS"]
+    names = [
+        _spell(f16, _umma_args(f16, 96, 64)),                                 # M
+        _spell(f16, _umma_args(f16, 128, 12)),                                # N
+        _spell(f16, _umma_args(f16, 128, 64, types=("float", "float", "float"))),   # 32-bit types
+        _spell(ts, _umma_args(ts, 128, 64, a_major="MN")),                    # TS: A from TMEM K-major
+        _spell(ts, _umma_args(ts, 128, 8)),                                   # TS M=128 needs N % 16
+        _spell(ts, _umma_args(ts, 64, 8)),                                    # accepted: M=64, N=8
+        _spell(f8, _umma_args(f8, 128, 8, b_major="MN")),                     # f8f6f4 MN-major B needs N % 16
+        _spell(f8, _umma_args(f8, 128, 8)),                                   # accepted
+        _spell(s8, _umma_args(s8, 128, 24)),                                  # S8: 8 or multiple of 16
+        _spell(s8, _umma_args(s8, 128, 64, types=("int8_t", "int8_t", "float"))),   # S8 SS: int32_t only
+        _spell(two, _umma_args(two, 64, 64)),                                 # 2x1SM: M 128 or 256
+    ]
+    return [mma_case(n, "umma_traits") for n in names]
+
+
+def ffma2_cases() -> list:
+    return [mma_case(n, "umma_traits") for n in umma.FFMA2]
+
+
+def sparse_gmma_cases(large: bool) -> list:
+    out = []
+    rows = sparse.all_base_names(extended=True)
+    for i, (base, fam, n, source) in enumerate(rows):
+        if not large and not (n in (8, 256) or (n in gmma.EXT_N and i % 11 == 0)):
+            continue
+        if not large and n in (8, 256) and i % 3:
+            continue
+        out.append(mma_case(base + sparse.default_arguments(fam), "sparse_gmma_traits", ("ELayout",)))
+    extra = ["SM90::GMMA::SPARSE::GMMA_64x64x32_F16F16F16_SS<GMMA::Major::MN,GMMA::Major::K,GMMA::ScaleIn::Neg>",
+             "SM90::GMMA::SPARSE::GMMA_64x64x32_F32BF16BF16_RS<GMMA::Major::K,GMMA::Major::MN,GMMA::ScaleIn::One,"
+             "GMMA::ScaleIn::One,GMMA::SparseSel::One>",
+             "SM90::GMMA::SPARSE::GMMA_64x64x32_F32BF16BF16_RS<GMMA::Major::MN,GMMA::Major::K>",  # refused
+             "SM90::GMMA::SPARSE::GMMA_64x128x16_F32TF32TF32_RS_TN<GMMA::ScaleIn::Neg>",
+             "SM90::GMMA::SPARSE::GMMA_64x128x64_S32U8S8_SS_TN_SATURATE<GMMA::SparseSel::One>"]
+    out += [mma_case(n, "sparse_gmma_traits", ("ELayout",)) for n in extra]
+    return out
+
+
+def sm120_cases(large: bool) -> list:
+    out = []
+    for fam in sm120.FAMILIES:
+        combos = sorted(fam.combos)
+        pick = combos if large else combos[:: max(1, len(combos) // 4)]
+        extra = tuple(k for k, _ in fam.extra)
+        for t in pick:
+            name = f"{fam.name}<{','.join(t)}" + (",32>" if fam.vs else ">")
+            out.append(mma_case(name, "sm120_traits", extra))
+    bad = ["SM120_16x8x32_TN<half_t,half_t,float>",
+           "SM120::BLOCKSCALED::SM120_16x8x64_TN_VS<float_e4m3_t,float_e4m3_t,float,float_ue8m0_t,32>"]
+    out += [mma_case(n, "sm120_traits") for n in bad]
+    return out
+
+
+COPY_TYPES_SM100 = ["uint32_t", "half_t", "uint8_t", "float"]
+
+
+def sm100_copy_cases(large: bool) -> list:
+    out = []
+    for i, (name, thr, val_id, *_rest) in enumerate(SM100_COPY_ROWS):
+        tr = f"Copy_Traits<{name}>"
+        members = ["ThrID"] + (["ValID"] if val_id else []) + ["SrcLayout", "DstLayout", "RefLayout"]
+        cpp = f"{name} op{{}}; (void)op; " + sep_prints(*(f"typename {tr}::{m}{{}}" for m in members))
+
+        def compute(name=name, has_val=bool(val_id)):
+            a = sc.copy_atom(name)
+            parts = [a.thr_id] + ([a.val_id] if has_val else []) + [a.src_layout, a.dst_layout, a.ref_layout]
+            return joined(*parts)
+        out.append(Case(f"sm100_copy_bits#{name}", "sm100_copy_traits", f"copy_atom({name!r})", cpp, compute))
+        types = COPY_TYPES_SM100 if large else [COPY_TYPES_SM100[i % len(COPY_TYPES_SM100)]]
+        for t in types:
+            atom = f"Copy_Atom<{name},{t}>"
+            cpp = (f"using A = {atom}; A a; (void)a; "
+                   + sep_prints("typename A::ValLayoutSrc{}", "typename A::ValLayoutDst{}",
+                                "typename A::ValLayoutRef{}", "A::NumValSrc", "A::NumValDst"))
+
+            def compute(name=name, t=t):
+                a = sc.copy_atom(name, t)
+                return joined(a.val_layout_src, a.val_layout_dst, a.val_layout_ref, a.num_val_src, a.num_val_dst)
+            out.append(Case(f"sm100_copy_vals#{name}#{t}", "sm100_copy_traits", f"copy_atom({name!r}, {t!r})",
+                            cpp, compute))
+    return out
+
+
+def tma_cases() -> list:
+    out = []
+    for name, (_, _, _, n_extra) in TMA.items():
+        for bits in (4096, 256):
+            args = f"Int<{bits}>" + (",int" * (n_extra or 0))
+            spelled = f"Copy_Traits<{name},{args}>"
+            cpp = f"using T = {spelled}; " + sep_prints(*(f"typename T::{m}{{}}" for m in
+                                                          ("ThrID", "SrcLayout", "DstLayout", "RefLayout")))
+
+            def compute(spelled=spelled):
+                a = sc.copy_atom(spelled)
+                return joined(a.thr_id, a.src_layout, a.dst_layout, a.ref_layout)
+            out.append(Case(f"tma_traits#{spelled}", "tma_traits", f"copy_atom({spelled!r})", cpp, compute))
+    return out
+
+
+def catalog_counts() -> dict:
+    """Families and rows per family kind, for the report."""
+    return {"umma_families": len(umma.FAMILIES), "sm120_families": len(sm120.FAMILIES),
+            "sparse_gmma": len(sparse.all_base_names()), "sm100_copy": len(SM100_COPY_ROWS),
+            "fixed_copy": len(FIXED)}
