@@ -39,8 +39,11 @@ EXTRA_COPY_NAMES = ["UniversalCopy<half_t>", "UniversalCopy<uint32_t,float>", "U
                     "UniversalCopy<int4b_t>", "AutoVectorizingCopyWithAssumedAlignment<24>"]
 
 
+NEW_HEADERS = ("mma_traits_sm100", "mma_traits_sm120", "mma_traits_sm90_gmma_sparse")   # test_atoms_sm100_vs_cute
+
+
 def _catalog_entries():
-    entries = sc.mma_atoms()
+    entries = [e for e in sc.mma_atoms() if not any(h in e.header for h in NEW_HEADERS)]
     if large():
         return entries
     warp = [e for e in entries if not e.name.startswith("SM90_64x")]
@@ -50,7 +53,7 @@ def _catalog_entries():
 
 def _tiled_mma_configs():
     if large():
-        atoms = [e.atom for e in sc.mma_atoms() if not e.name.startswith("SM90_64x")]
+        atoms = [e.atom for e in _catalog_entries() if not e.name.startswith("SM90_64x")]
         gmma = [e.atom for e in sc.mma_atoms(extended=False) if e.name.startswith("SM90_64x")][::9]
         for a in atoms:
             for lay in ATOM_LAYOUTS:
@@ -122,7 +125,8 @@ def all_cases():
     cases = seed_cases()
     cases += mma_trait_cases(_catalog_entries()) + gmma_argument_cases()
     types = COPY_TYPES if large() else ["half_t", "float", "uint8_t"]
-    cases += copy_trait_cases([a.name for a in sc.copy_atoms()] + EXTRA_COPY_NAMES, types)
+    old_copies = [a.name for a in sc.copy_atoms() if "sm100" not in a.header and "tma" not in a.header]
+    cases += copy_trait_cases(old_copies + EXTRA_COPY_NAMES, types)
     for name, lay, p in _tiled_mma_configs():
         if name in DEFECTIVE_A:
             if p is None:
