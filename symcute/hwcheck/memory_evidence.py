@@ -79,3 +79,73 @@ def judge_run(directory) -> list:
     if len(metrics) != len(cases):
         raise ValueError(f"{d}: {len(metrics)} profiled launches for {len(cases)} cases")
     return [judge_case(i, c, metrics[i]) for i, c in enumerate(cases)]
+
+
+# --- recorded runs (hw/h200_*_memory/run*/): re-judged on CPU with today's model ----------------------
+
+def _read(path: Path) -> str:
+    import gzip
+    gz = path.with_name(path.name + ".gz")
+    if gz.exists():
+        return gzip.decompress(gz.read_bytes()).decode()
+    return path.read_text()
+
+
+def recorded_addresses(directory, flags: bool = True) -> list:
+    """The lane addresses the run executed, from its ``cases.txt``: [case][warp][instr][lane].
+
+    ``flags``: the case lines carry 'serial gstride' after 'kind ninstr warps' (every run after the first).
+    """
+    toks = _read(Path(directory) / "cases.txt").split()
+    n, pos, out = int(toks[0]), 1, []
+    for _ in range(n):
+        ninstr, warps = int(toks[pos + 1]), int(toks[pos + 2])
+        pos += 5 if flags else 3
+        flat = [int(x) for x in toks[pos:pos + warps * ninstr * 32]]
+        pos += warps * ninstr * 32
+        out.append([[flat[(w * ninstr + k) * 32:(w * ninstr + k + 1) * 32] for k in range(ninstr)]
+                    for w in range(warps)])
+    return out
+
+
+def category(case: dict) -> str:
+    """What the model claims for a case: 'exact' (every counter predicted), 'store-stream' (several wide
+    stores of one warp back to back, or warps storing concurrently: the counters add wavefronts the bank
+    model does not see), 'cp.async' (the write side of cp.async.ca, which follows the global source),
+    'unobservable' (cp.async.cg)."""
+    op, kind = case["op"], case["kind"]
+    if kind.startswith("cpasynccg"):
+        return "unobservable"
+    if op == "ldgsts":
+        return "cp.async"
+    if op == "st" and (case["ninstr"] > 1 or case["warps"] > 1) and \
+            (not case.get("serial", False) or case["ninstr"] > 1):
+        return "store-stream"
+    return "exact"
+
+
+def rejudge(directory) -> list:
+    """``(case, category, Verdict)`` for every case of a recorded run, predictions recomputed from each
+    case's spec with the current model; raises when a rebuilt case's addresses differ from what ran."""
+    from ..memory.hwcases import build, kind_of, predict
+    d = Path(directory)
+    cases = json.loads(_read(d / "cases.json"))
+    addrs = recorded_addresses(d, flags="serial" in cases[0])
+    metrics = read_ncu_csv(_read(d / "ncu.csv"))
+    if not (len(cases) == len(addrs) == len(metrics)):
+        raise ValueError(f"{d}: {len(cases)} cases, {len(addrs)} address sets, {len(metrics)} profiled launches")
+    out = []
+    for i, c in enumerate(cases):
+        instr, rebuilt, r = build(c["spec"])
+        flat = [[[0 if a is None else a for a in k] for k in w] for w in rebuilt]
+        if flat != addrs[i]:
+            raise ValueError(f"{d}: case {i} ({c['name']}): rebuilt addresses differ from the recorded run")
+        c = {**c, "serial": c.get("serial", False)}
+        if c["op"] == "gld":
+            c.update(predicted_sectors=r.sectors, predicted_requests=r.requests)
+        else:
+            if kind_of(instr) != c["kind"]:
+                raise ValueError(f"{d}: case {i}: instruction {kind_of(instr)} != recorded {c['kind']}")
+            c["predicted_wavefronts"], c["predicted_ideal"] = predict(instr, rebuilt)
+        out.append((c, category(c), judge_case(i, c, metrics[i])))
+    return out

@@ -25,7 +25,7 @@ def instruction(spec: dict) -> model.Instruction:
         return model.ld_st(kind[1], kind[2])
     if kind[0] == "matrix":
         return model.matrix(kind[1], kind[2], kind[3])
-    return model.cp_async(kind[1], kind[2])
+    return model.cp_async(kind[1], kind[2], spec.get("gstride", 16))
 
 
 def pattern_addresses(spec: dict) -> list:

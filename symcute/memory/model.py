@@ -45,8 +45,7 @@ BANK_BYTES = 4
 WARP = 32
 SECTOR_BYTES = 32
 LINE_BYTES = 128
-MAX_SHARED_VECTOR_BITS = 128
-CP_ASYNC_PHASE_LANES = 8       # measured on the H200 for 4-, 8- and 16-byte cp.async.ca alike   # ld.shared.v4.b32 / ld.shared.v2.b64: the widest shared access of one lane
+MAX_SHARED_VECTOR_BITS = 128   # ld.shared.v4.b32: the widest shared access of one lane
 
 
 @dataclass(frozen=True)
@@ -66,6 +65,7 @@ class Instruction:
     phase_lanes: int
     broadcast: bool = True      # lanes reading the same word are served once (False: cp.async writes)
     ideal_by_bytes: bool = False  # ideal = ceil(lanes * lane_bytes / 128) per instruction (cp.async's counter)
+    pair_merge: bool = False    # 64/128-bit loads: adjacent phases share a wavefront (see pair_cost)
 
     @property
     def phases(self) -> int:
@@ -88,7 +88,8 @@ def ld_st(op: str, access_bits: int) -> Instruction:
         raise SymcuteError(f"shared access: a lane accesses 8, 16, 32, 64 or 128 bits, not {access_bits}")
     nbytes = access_bits // 8
     vec = {1: ".u8", 2: ".u16", 4: ".b32", 8: ".v2.b32", 16: ".v4.b32"}[nbytes]
-    return Instruction(f"{op}.shared{vec}", op, nbytes, WARP, _phase_lanes(nbytes))
+    return Instruction(f"{op}.shared{vec}", op, nbytes, WARP, _phase_lanes(nbytes),
+                       pair_merge=op == "ld" and nbytes > BANK_BYTES)
 
 
 def matrix(op: str, num: int, trans: bool = False) -> Instruction:
@@ -100,17 +101,24 @@ def matrix(op: str, num: int, trans: bool = False) -> Instruction:
     return Instruction(name, op, 16, 8 * num, 8)
 
 
-def cp_async(access_bytes: int, cache: str = "ca") -> Instruction:
+def cp_async(access_bytes: int, cache: str = "ca", source_stride: int = 16) -> Instruction:
     """``cp.async.{ca,cg}.shared.global`` of 4, 8 or 16 bytes per lane (the shared-memory write).
 
-    Measured on the H200 (docs/memory.md, "cp.async"): the write is served in
-    phases of 8 lanes whatever the width, lanes writing the same word are not
-    merged, and the ideal is ``32 * bytes / 128`` wavefronts per instruction.
+    Measured on the H200 (docs/memory.md, "cp.async"): the write is served per
+    128-byte line of the *global* source, so a phase is the lanes whose sources
+    share a line (``128 // source_stride`` consecutive lanes when lane l reads at
+    ``l * source_stride``; 8 for CUTLASS's 16-byte-per-thread copies); lanes
+    writing the same word are not merged; the ideal is ``32 * bytes / 128``
+    wavefronts per instruction.
     """
     if access_bytes not in (4, 8, 16) or (cache == "cg" and access_bytes != 16):
         raise SymcuteError(f"cp.async.{cache}: copies 4, 8 or 16 bytes (cg: 16), not {access_bytes}")
+    if source_stride < access_bytes or source_stride % access_bytes:
+        raise SymcuteError(f"cp.async: source_stride must be a multiple of the copy size {access_bytes}, "
+                           f"got {source_stride}")
+    lanes = max(1, min(WARP, LINE_BYTES // source_stride))
     return Instruction(f"cp.async.{cache}.shared.global ({access_bytes} B)", "ldgsts", access_bytes, WARP,
-                       CP_ASYNC_PHASE_LANES, broadcast=False, ideal_by_bytes=True)
+                       lanes, broadcast=False, ideal_by_bytes=True)
 
 
 @dataclass(frozen=True)
@@ -163,8 +171,58 @@ def instruction_phases(instr: Instruction, addresses: list) -> list:
     return [phase_wavefronts(p, groups[p], instr.lane_bytes, instr.broadcast) for p in sorted(groups)]
 
 
+def _bank_words(addresses: dict, nbytes: int) -> dict:
+    per: dict = {}
+    for a in addresses.values():
+        for w in lane_words(a, nbytes):
+            per.setdefault(w % BANKS, set()).add(w)
+    return per
+
+
+def pair_cost(instr: Instruction, addresses: list) -> tuple:
+    """``(wavefronts, ideal)`` of a 64- or 128-bit ld.shared, as the H200 serves it (docs/memory.md).
+
+    The phases (half-warps for 64 bits, quarter-warps for 128 bits) go in pairs
+    ((0,1) for 64 bits; (0,1), (2,3) for 128 bits), 256 bytes of requests each:
+
+    * when every pair of the warp reads one single address, each pair is one wavefront;
+    * a pair whose two phases touch disjoint banks (at most one word per bank in both
+      together) is one wavefront;
+    * otherwise the pair costs the sum of its phases' wavefronts (a word shared by both
+      phases is not broadcast across them), and its ideal is the sum of the phases'
+      ideals when they share a word, else ``ceil(words of both / 32)``.
+    """
+    groups: dict = {}
+    for lane, a in enumerate(addresses[:instr.active_lanes]):
+        if a is not None:
+            groups.setdefault(instr.phase_of(lane), {})[lane] = a
+    nph = WARP // instr.phase_lanes
+    pairs = [(groups.get(p, {}), groups.get(p + 1, {})) for p in range(0, nph, 2)]
+    if all(len(set(a.values()) | set(b.values())) == 1 for a, b in pairs if a or b):
+        n = sum(1 for a, b in pairs if a or b)
+        return n, n
+    wave = ideal = 0
+    for a, b in pairs:
+        wa, wb = _bank_words(a, instr.lane_bytes), _bank_words(b, instr.lane_bytes)
+        if not wa and not wb:
+            continue
+        ca = max((len(v) for v in wa.values()), default=0)
+        cb = max((len(v) for v in wb.values()), default=0)
+        na = sum(len(v) for v in wa.values())
+        nb = sum(len(v) for v in wb.values())
+        if all(len(wa.get(k, ())) + len(wb.get(k, ())) <= 1 for k in range(BANKS)):
+            wave, ideal = wave + 1, ideal + 1
+            continue
+        wave += ca + cb
+        shared = any(wa.get(k, set()) & wb.get(k, set()) for k in range(BANKS))
+        ideal += (-(-na // 32) - (-nb // 32)) if shared else -(-(na + nb) // 32)
+    return wave, ideal
+
+
 def instruction_cost(instr: Instruction, addresses: list) -> tuple:
     """``(wavefronts, ideal)`` of one warp instruction."""
+    if instr.pair_merge:
+        return pair_cost(instr, addresses)
     phases = instruction_phases(instr, addresses)
     wave = sum(p.wavefronts for p in phases)
     if instr.ideal_by_bytes:

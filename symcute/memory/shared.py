@@ -221,7 +221,14 @@ def analyse(bits: np.ndarray, value_bits: int, per_access: int, instr: model.Ins
     per_bank = np.bincount(gbank, minlength=ngroups * model.BANKS).reshape(ngroups, model.BANKS)
     wave = per_bank.max(axis=1)
     wave_wk = wave.reshape(warps, nk, nph).sum(axis=2)
-    if instr.ideal_by_bytes:
+    if instr.pair_merge:      # wide loads: phases share wavefronts pairwise (model.pair_cost), per instruction
+        cost = [[model.instruction_cost(instr, [None if (a < 0 or not active[l]) else int(a)
+                                                for l, a in enumerate(lane_byte[w, k])])
+                 for k in range(nk)] for w in range(warps)]
+        wave_wk = np.array([[c[0] for c in row] for row in cost], dtype=np.int64).reshape(warps, nk)
+        ideal_wk = np.array([[c[1] for c in row] for row in cost], dtype=np.int64).reshape(warps, nk)
+        ideal = ideal_wk
+    elif instr.ideal_by_bytes:
         nact = ((lane_byte >= 0) & active[None, None, :]).sum(axis=2)
         ideal_wk = -(-nact * instr.lane_bytes // (model.BANKS * model.BANK_BYTES))
         ideal = ideal_wk
@@ -239,7 +246,7 @@ def analyse(bits: np.ndarray, value_bits: int, per_access: int, instr: model.Ins
                         for ls in ph.bank_lanes))
     per = tuple((w, k, int(wave_wk[w, k]), int(ideal_wk[w, k])) for w in range(warps) for k in range(nk))
     addrs = np.where(active[None, None, :], lane_byte, -1)
-    res = SharedAccess(instr, value_bits, vector, nt, warps, nk, int(wave.sum()), int(ideal.sum()),
+    res = SharedAccess(instr, value_bits, vector, nt, warps, nk, int(wave_wk.sum()), int(ideal.sum()),
                        int(wave.max()), wit, METHOD_EXACT, per, addrs, tuple(thread_names), tuple(thread_shape),
                        notes=notes)
     from .certificate import certify
