@@ -16,6 +16,8 @@ from ..core import (
     right_inverse, size, slice_, upcast, zip_layouts, zipped_divide,
 )
 from ..core import int_tuple as it
+from ..core.composed import ComposedLayout, SmemPtrFlag
+from ..core.swizzle_layout import slice_and_offset_composed, slice_composed
 from ..errors import LayoutError
 from ..core.hook import note, traced
 from .copy_atom import CopyAtom
@@ -118,10 +120,10 @@ class TiledCopy:
         tv_tensor = composition(tensor, (thrval2mn, _))
         note(atom_layout_TV=atom_layout_tv, ref2trg=ref2trg, trg_layout_TV=trg_layout_tv, thrval2mn=thrval2mn,
              tv_tensor=tv_tensor)
-        return slice_(((_, _), _), tv_tensor)
+        return _slice(((_, _), _), tv_tensor)
 
     def _tidfrg(self, tensor, role: str) -> Layout:
-        tensor = _as_tensor_layout(tensor, f"tidfrg_{role}")
+        tensor = _as_copy_tensor(tensor, f"tidfrg_{role}")
         if tensor.rank < it.rank(self.tiler_mn):
             raise LayoutError(f"{self._where()}.tidfrg_{role}({tensor}): Rank of tensor to be partitioned too small.")
         try:
@@ -174,7 +176,7 @@ class TiledCopy:
         atom moves.  With ``explain=True`` returns ``(layout, RetileSteps)``.
         @pre rank(tensor) >= 1 + rank(Tiler_MN)
         """
-        steps = self._retile(_as_tensor_layout(tensor, "retile"))
+        steps = self._retile(_as_copy_tensor(tensor, "retile"))
         note(V=steps.V, right_inverse=steps.right_inverse, with_shape=steps.with_shape, upcast_n=steps.upcast_n,
              frg_layout_mn=steps.frg_layout_mn, product_each=steps.frg_shape_each,
              frg_layout_v=steps.frg_layout_v, tiler=steps.tiler)
@@ -200,7 +202,7 @@ class TiledCopy:
             t_tensor = zipped_divide(tensor, tiler)
             v_tensor = composition(t_tensor, (frg_layout_v, _))
             coord = (_, _append_rank(r))
-            result = slice_(coord, v_tensor)
+            result = _slice(coord, v_tensor)
         except LayoutError as e:
             raise LayoutError(f"{where}: {e}") from None
         return RetileSteps(v, g, h, n, frg_layout_mn, each, frg_layout_v, tiler, t_tensor, v_tensor, result)
@@ -219,6 +221,23 @@ class TiledCopy:
 
     def __repr__(self) -> str:
         return f"TiledCopy({self.atom!r}, {str(self.layout_tv)!r}, {_fmt(self.tiler_mn)!r})"
+
+
+def _as_copy_tensor(x, where: str):
+    """A tensor argument: a layout, a shape, or a swizzled layout ``Sw o O o L``.
+
+    CuTe's ``make_tensor(smem_ptr, Sw o smem_ptr_flag o L)`` (``pointer_flagged.hpp``) moves the
+    swizzle into the pointer, so such a tensor's layout is ``L``; with an integer offset the
+    tensor keeps the composed layout and partitions slice it (``slice_and_offset``).
+    """
+    if isinstance(x, ComposedLayout):
+        return x.inner if isinstance(x.offset, SmemPtrFlag) else x
+    return _as_tensor_layout(x, where)
+
+
+def _slice(coord, layout):
+    """``slice`` of a layout or of a swizzled (composed) layout."""
+    return slice_composed(coord, layout) if isinstance(layout, ComposedLayout) else slice_(coord, layout)
 
 
 def _append_rank(r: int):
@@ -253,9 +272,12 @@ class ThrCopy:
         self.thr_idx = thr_idx
 
     def _partition(self, tensor, role: str):
-        tensor = _as_tensor_layout(tensor, f"partition_{role}")
+        tensor = _as_copy_tensor(tensor, f"partition_{role}")
         thr = self.tiled_copy._tidfrg(tensor, role)
         coord = (self.thr_idx, _, repeat_underscore(tensor.rank))
+        if isinstance(thr, ComposedLayout):  # Tensor::operator(): slice_and_offset of the swizzled layout
+            sliced, offset = slice_and_offset_composed(coord, thr)
+            return offset, sliced
         return _slice_offset(coord, thr), slice_(coord, thr)
 
     def partition_S(self, stensor) -> Layout:

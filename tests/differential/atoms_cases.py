@@ -250,3 +250,54 @@ def bad_config_cases() -> list[Case]:
     ]:
         out.append(tiled_mma_case(atom, lay, perm, "tiled_mma_edge"))
     return out
+
+
+# --- swizzled tensors -----------------------------------------------------------------------------
+
+SWIZZLED_COPIES = [  # (copy op, value type, thread layout, value layout, swizzled smem layouts of the tile's multiples)
+    ("UniversalCopy<uint32_t>", "half_t", Layout((8, 4), (4, 1)), Layout((1, 2)),
+     ["Sw<3,3,3> o 0 o (8,64):(64,1)", "Sw<2,3,3> o 0 o (8,32):(32,1)", "Sw<3,3,3> o 512 o (8,64):(64,1)",
+      ("GMMA::Layout_K_SW128_Atom", "half_t", (16, 64)), ("GMMA::Layout_MN_SW64_Atom", "half_t", (32, 16))]),
+    ("UniversalCopy<uint128_t>", "half_t", Layout((16, 8), (8, 1)), Layout((1, 8)),
+     ["Sw<3,4,3> o 0 o (16,64):(64,1)", ("GMMA::Layout_K_SW128_Atom", "half_t", (32, 64)),
+      "Sw<3,3,3> o 0 o ((8,2),(64,1)):((64,512),(1,0))"]),
+    ("UniversalCopy<uint64_t>", "float", Layout((4, 8), (8, 1)), Layout((1, 2)),
+     ["Sw<2,2,3> o 0 o (8,32):(32,1)", ("GMMA::Layout_K_SW64_Atom", "float", (8, 32))]),
+]
+
+
+def _swizzled_tensor(spec):
+    """(symcute value, C++ expression of the tensor) of a swizzled smem tensor."""
+    if isinstance(spec, tuple):
+        name, vtype, shape = spec
+        ns, atom = name.split("::")
+        value = sc.tile_to_shape(sc.smem_layout_atom(name, vtype), shape)
+        layout_cpp = (f"tile_to_shape(SM90::GMMA::{atom}<{vtype}>{{}}, Shape<Int<{shape[0]}>,Int<{shape[1]}>>{{}})")
+        return value, f"make_tensor(make_smem_ptr(({vtype}*)nullptr), {layout_cpp})", vtype
+    from symcute.oracle import cpp_value
+    return sc.parse_layout(spec), f"make_tensor(make_smem_ptr((half_t*)nullptr), {cpp_value(spec)})", None
+
+
+def swizzled_partition_case(copy_name: str, vtype: str, thr: Layout, val: Layout, spec, thr_idx: int) -> Case:
+    """partition_S / partition_D of a swizzled smem tensor (thread index static: CuTe's slice then decays
+    the swizzle into static per-bit strides, as symcute's static values do), and retile of the partition."""
+    value, tensor_cpp, tv = _swizzled_tensor(spec)
+    vtype = tv or vtype
+    cpp = (f"auto tc = make_tiled_copy(Copy_Atom<{copy_name},{vtype}>{{}}, {layout_type(thr)}{{}}, "
+           f"{layout_type(val)}{{}}); auto t = {tensor_cpp}; auto thr = tc.get_slice(Int<{thr_idx}>{{}}); "
+           + sep_prints("t.layout()", "thr.partition_S(t).layout()", "thr.partition_D(t).layout()",
+                        "tc.retile(thr.partition_S(t)).layout()"))
+
+    def compute():
+        tc = sc.make_tiled_copy(sc.copy_atom(copy_name, vtype), thr, val)
+        s = tc.get_slice(thr_idx)
+        tensor = value.inner if isinstance(value.offset, sc.core.composed.SmemPtrFlag) else value
+        return joined(tensor, s.partition_S(value), s.partition_D(value), tc.retile(s.partition_S(value)))
+    return Case(f"swizzled_partition#{copy_name}#{vtype}#{spec}#{thr_idx}", "swizzled_partition",
+                f"make_tiled_copy(copy_atom({copy_name!r}, {vtype!r}), {str(thr)!r}, {str(val)!r})"
+                f".get_slice({thr_idx}).partition_S({value})", cpp, compute)
+
+
+def swizzled_partition_cases() -> list[Case]:
+    return [swizzled_partition_case(c, v, t, w, spec, i) for c, v, t, w, specs in SWIZZLED_COPIES
+            for spec in specs for i in (0, 3, 9, 31)]

@@ -16,7 +16,8 @@ import pytest
 import symcute as sc
 from .atoms_cases import (
     ATOM_LAYOUTS, bad_config_cases, copy_trait_cases, fragment_case, gmma_argument_cases, make_tiled_copy_case,
-    mma_trait_cases, permutations_for, seed_cases, tiled_copy_case, tiled_mma_case, tiled_mma_operand_case,
+    mma_trait_cases, permutations_for, seed_cases, swizzled_partition_cases, tiled_copy_case, tiled_mma_case,
+    tiled_mma_operand_case,
 )
 from .atoms_cpp import PREAMBLE
 from .atoms_cases import COPY_TYPES
@@ -139,6 +140,7 @@ def all_cases():
     cases += [fragment_case(*c) for c in _fragment_configs()]
     cases += [tiled_copy_case(*c) for c in _copy_configs()]
     cases += [make_tiled_copy_case(*c) for c in _make_tiled_copy_configs()]
+    cases += swizzled_partition_cases()
     keys = [c.key for c in cases]
     assert len(keys) == len(set(keys)), "duplicate case keys"
     return cases
@@ -153,7 +155,7 @@ def verdicts():
 
 
 OPS = ["seed", "mma_traits", "copy_traits", "tiled_mma", "tiled_mma_edge", "fragment", "tiled_copy",
-       "make_tiled_copy"]
+       "make_tiled_copy", "swizzled_partition"]
 
 
 @pytest.mark.parametrize("op", OPS)
