@@ -22,7 +22,7 @@ from ..errors import LayoutError
 from ..core.hook import note, traced
 from .copy_atom import CopyAtom
 from .copy_catalog import copy_atom as lookup_copy_atom
-from .fragment import repeat_underscore
+from ..core.fragment import repeat_underscore
 from .tiled_mma import TiledMMA, _as_tensor_layout, _slice_offset, _tuple
 
 

@@ -17,7 +17,7 @@ from ..core import (
 from ..core import int_tuple as it
 from ..errors import LayoutError, SymcuteError
 from ..core.hook import note, traced
-from .fragment import make_fragment_like, repeat_underscore
+from ..core.fragment import make_fragment_like, repeat_underscore
 from .mma_atom import MMAAtom
 from .mma_lookup import mma_atom
 

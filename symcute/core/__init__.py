@@ -10,6 +10,7 @@ from .common import max_common_layout, max_common_vector, nullspace
 from .complement import complement
 from .composed import ComposedLayout
 from .composition import composition
+from .fragment import make_fragment_like
 from .divide import flat_divide, logical_divide, tiled_divide, zipped_divide
 from .int_tuple import ceil_div, compact_col_major, compact_row_major, crd2idx, idx2crd, product, shape_div
 from .inverse import left_inverse, right_inverse
@@ -25,6 +26,9 @@ from .products import (
 from .recast import downcast, recast_layout, upcast
 from .swizzle import Swizzle, make_swizzle
 from .swizzle_layout import get_nonswizzle_portion, get_swizzle_portion
+from .tensor import (
+    Tensor, dice, inner_partition, local_partition, local_tile, make_identity_tensor, make_tensor, outer_partition,
+)
 
 __all__ = [
     "ArithmeticTuple",
@@ -92,4 +96,13 @@ __all__ = [
     "make_swizzle",
     "get_swizzle_portion",
     "get_nonswizzle_portion",
+    "make_fragment_like",
+    "Tensor",
+    "dice",
+    "inner_partition",
+    "outer_partition",
+    "local_tile",
+    "local_partition",
+    "make_tensor",
+    "make_identity_tensor",
 ]

@@ -14,7 +14,11 @@ from ..core.complement import complement
 from ..core.composed import ComposedLayout
 from ..core.composition import composition
 from ..core.divide import flat_divide, logical_divide, tiled_divide, zipped_divide
+from ..core.fragment import make_fragment_like
 from ..core.inverse import left_inverse, right_inverse
+from ..core.tensor import (
+    Tensor, dice, inner_partition, local_partition, local_tile, make_identity_tensor, outer_partition,
+)
 from ..core.layout import (
     Layout, append, cosize, flatten, group, make_identity_layout, make_layout, make_layout_like,
     make_ordered_layout, prepend, select, take,
@@ -157,8 +161,19 @@ for _name, _fn in _TABLE.items():
 
 for _cls in (Layout, ComposedLayout):
     register_method(_cls, "with_shape", _with_shape)
+
     register_method(_cls, "compose", lambda l, *o: l.compose(*o))
     register_method(_cls, "tile", lambda l, *o: l.tile(*o))
+
+# tensors: partitions return them, as CuTe's do (a layout and where it starts)
+for _name, _fn in {"local_tile": local_tile, "local_partition": local_partition, "inner_partition": inner_partition,
+                   "outer_partition": outer_partition, "dice": dice, "make_identity_tensor": make_identity_tensor,
+                   "make_fragment_like": make_fragment_like}.items():
+    register_function(_name, _fn)
+register_method(Tensor, "layout", lambda t: t.layout())
+register_method(Tensor, "data", lambda t: t.data())
+register_method(Tensor, "shape", lambda t: t.shape)
+register_method(Tensor, "size", lambda t: t.size())
 
 
 def _value_type(name: str) -> bool:

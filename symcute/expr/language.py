@@ -27,6 +27,7 @@ from ..core.composed import ComposedLayout
 from ..core.layout import Layout, Underscore, _
 from ..core.parse import Reader
 from ..core.swizzle import Swizzle
+from ..core.tensor import Tensor
 from ..errors import LayoutError, LimitError, ParseError, SymcuteError
 from .registry import REGISTRY
 
@@ -308,7 +309,7 @@ def _eval(node, env: dict, depth: int, budget: _Budget):
         if name in env and not targs:
             target = env[name]
             values = [ev(a) for a in args]
-            if isinstance(target, (Layout, ComposedLayout)):
+            if isinstance(target, (Layout, ComposedLayout, Tensor)):
                 return target(*values)
             raise LayoutError(f"{name} is a {type(target).__name__}, not a function or a layout")
         fn = REGISTRY.function(name)

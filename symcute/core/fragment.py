@@ -1,9 +1,10 @@
-"""Register fragments: CuTe's ``make_fragment_like`` (``cute/tensor_impl.hpp``) on layouts."""
+"""Register fragments: CuTe's ``make_fragment_like`` (``cute/layout.hpp``, ``cute/tensor_impl.hpp``)."""
 
 from __future__ import annotations
 
-from ..core import Layout, _, make_layout, make_ordered_layout, tiled_product
-from ..core import int_tuple as it
+from . import int_tuple as it
+from .layout import Layout, _, make_layout, make_ordered_layout
+from .products import tiled_product
 
 
 def repeat_underscore(n: int):
@@ -18,14 +19,20 @@ def _filter_zeros(stride, shape):
     return it.repeat_like(shape, 1) if stride == 0 else shape
 
 
-def make_fragment_like(layout: Layout) -> Layout:
-    """CuTe's ``make_fragment_like(layout)`` for a static layout.
+def make_fragment_like(layout):
+    """CuTe's ``make_fragment_like(layout)`` for a static layout (a shape: ``make_layout(shape)``; a
+    Tensor: a fresh tensor of the fragment layout of its layout).
 
     @result rank > 1: ``tiled_product(make_layout(shape<0>, compact_col_major(filter_zeros(stride<0>, shape<0>))),
             make_ordered_layout(shape<1..R>, stride<1..R>))``: mode 0 compact column-major
             (stride-0 modes stay stride 0), the other modes compact in the order of their strides;
             rank 1: ``make_layout(shape)``.
     """
+    from .tensor import Tensor
+    if isinstance(layout, Tensor):
+        return Tensor(make_fragment_like(layout.layout()))
+    if not isinstance(layout, Layout):
+        return make_layout(layout)
     if layout.rank <= 1:
         return make_layout(layout.shape)
     s0, d0 = layout.shape[0], layout.stride[0]

@@ -1,0 +1,223 @@
+"""Tensor: a layout over an iterator (CuTe's ``Tensor<Engine, Layout>``), and CuTe's partitioning functions.
+
+symcute's tensors hold no data: the iterator is CuTe's ``counting_iterator<int>``
+(an integer offset, so an element's value is its index into the data) or, for
+:func:`make_identity_tensor`, CuTe's ``ArithmeticTuple`` counting iterator (an
+element's value is its coordinate).  That is what a partition returns in CuTe
+(``tensor_impl.hpp``): the layout of the piece and where it starts.
+
+- ``t(c)`` with an integer or coordinate: the element, ``data + layout(c)``;
+- ``t(c)`` with ``_`` in ``c``: the slice, ``Tensor(data + layout(c with _ = 0), slice(c, layout))``
+  (CuTe's ``slice_and_offset``);
+- :func:`dice`, :func:`inner_partition`, :func:`outer_partition`, :func:`local_tile` (with a
+  projection ``Step<_1,X,_1>``), :func:`local_partition`, as ``tensor_impl.hpp`` / ``underscore.hpp``
+  define them.
+
+CuTe prints a tensor as ``iterator o layout``; symcute prints ``counting_iterator(N) o layout``
+(CuTe has no print for that iterator) and ``ArithTuple(0,0) o layout`` for identity tensors, as CuTe does.
+"""
+
+from __future__ import annotations
+
+from . import int_tuple as it
+from .basis import ArithmeticTuple
+from .composed import ComposedLayout
+from .divide import zipped_divide
+from .layout import Layout, Underscore, _, make_identity_layout, make_layout, slice_
+from ..errors import LayoutError
+
+
+class Tensor:
+    """CuTe's ``Tensor``: ``data`` (an int offset, or an ArithmeticTuple for identity tensors) and a layout."""
+
+    __slots__ = ("_data", "_layout")
+
+    def __init__(self, layout, data=0):
+        if isinstance(layout, (int, tuple)) and not isinstance(layout, bool):
+            layout = make_layout(layout)
+        if not isinstance(layout, (Layout, ComposedLayout)):
+            raise LayoutError(f"Tensor: {layout!r} is not a layout")
+        if not (isinstance(data, ArithmeticTuple) or (isinstance(data, int) and not isinstance(data, bool))):
+            raise LayoutError(f"Tensor: the data {data!r} is not an integer offset or a coordinate")
+        self._layout, self._data = layout, data
+
+    def layout(self):
+        return self._layout
+
+    def data(self):
+        """The iterator's position: the offset of element 0 (CuTe's ``raw_pointer_cast(t.data())``)."""
+        return self._data
+
+    @property
+    def shape(self):
+        return self._layout.shape
+
+    def size(self) -> int:
+        return self._layout.size()
+
+    @property
+    def rank(self) -> int:
+        return self._layout.rank
+
+    def __len__(self) -> int:
+        return self.rank
+
+    def __call__(self, *coord):
+        c = coord[0] if len(coord) == 1 else tuple(coord)
+        if _has_underscore(c):
+            sliced, offset = _slice_and_offset(c, self._layout)
+            return Tensor(sliced, self._data + offset)
+        return self._data + self._layout(c)
+
+    def __getitem__(self, c):
+        return self(c)
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Tensor) and self._layout == other._layout and self._data == other._data
+
+    def __hash__(self) -> int:
+        return hash((self._layout, str(self._data)))
+
+    def __str__(self) -> str:
+        if isinstance(self._data, ArithmeticTuple):
+            return f"ArithTuple{self._data} o {self._layout}"
+        return f"counting_iterator({self._data}) o {self._layout}"
+
+    def __repr__(self) -> str:
+        return f"Tensor({str(self._layout)!r}, data={self._data})"
+
+
+def make_tensor(layout, data=0) -> Tensor:
+    """``make_tensor(counting_iterator<int>(data), layout)``; a shape is ``make_layout(shape)``."""
+    return Tensor(layout, data)
+
+
+def make_identity_tensor(shape) -> Tensor:
+    """CuTe's ``make_identity_tensor``: each element is its own coordinate."""
+    lay = make_identity_layout(shape)
+    zero = ArithmeticTuple(it.transform_leaf(it.wrap(shape) if not isinstance(shape, tuple) else shape,
+                                             lambda s: 0))
+    return Tensor(lay, zero)
+
+
+def _has_underscore(c) -> bool:
+    return isinstance(c, Underscore) or (isinstance(c, tuple) and any(_has_underscore(x) for x in c))
+
+
+def _zero_underscores(c):
+    if isinstance(c, Underscore):
+        return 0
+    return tuple(_zero_underscores(x) for x in c) if isinstance(c, tuple) else c
+
+
+def _slice_and_offset(c, layout):
+    if isinstance(layout, ComposedLayout):
+        from .swizzle_layout import slice_and_offset_composed
+        return slice_and_offset_composed(c, layout)
+    return slice_(c, layout), layout(_zero_underscores(c))
+
+
+def _as_tensor(x, fn: str) -> Tensor:
+    if isinstance(x, Tensor):
+        return x
+    if isinstance(x, (Layout, ComposedLayout)):
+        return Tensor(x)
+    raise LayoutError(f"{fn}: expected a tensor or a layout, got {x!r}")
+
+
+def dice(c, b):
+    """CuTe's ``dice``: keep the elements of ``b`` paired with an integer in ``c`` (drop those with ``_``);
+    ``dice(1, b) == b``.  On a layout, its shape and stride are diced alike.
+
+    @pre c and b have the same rank where c is a tuple (CuTe: "Mismatched Ranks")
+    """
+    if isinstance(b, Layout):
+        return Layout(_dice(c, b.shape, top=True), _dice(c, b.stride, top=True))
+    return _dice(c, b, top=True)
+
+
+def _dice(a, b, top: bool):
+    if isinstance(a, tuple):
+        if not isinstance(b, tuple) or len(a) != len(b):
+            raise LayoutError(f"dice({_fmt(a)}, {_fmt(b)}): Mismatched Ranks")
+        out: tuple = ()
+        for x, y in zip(a, b):
+            out += _dice(x, y, top=False)
+        return out
+    if isinstance(a, Underscore):
+        return ()
+    return b if top else (b,)
+
+
+def _fmt(x) -> str:
+    if isinstance(x, Underscore):
+        return "_"
+    if isinstance(x, tuple):
+        return "(" + ",".join(_fmt(y) for y in x) + ")"
+    return str(x)
+
+
+def inner_partition(tensor, tiler, coord) -> Tensor:
+    """``zipped_divide(tensor, tiler)`` sliced into its rest mode: ``t(repeat<R0>(_), append<R1>(coord, _))``.
+
+    A coordinate that is a tuple is padded with ``_`` to the rank of the rest mode; an integer indexes
+    the rest mode flat.
+    """
+    t = _as_tensor(tensor, "inner_partition")
+    tiled = Tensor(zipped_divide(t.layout(), tiler), t.data())
+    r0, r1 = _mode_rank(tiled, 0), _mode_rank(tiled, 1)
+    first = (_,) * r0 if r0 > 1 else _
+    if isinstance(coord, tuple):
+        return tiled(first, _append(coord, r1))
+    return tiled(first, coord)
+
+
+def outer_partition(tensor, tiler, coord) -> Tensor:
+    """``zipped_divide(tensor, tiler)`` sliced into its tile mode: ``t(append<R0>(coord, _), repeat<R1>(_))``."""
+    t = _as_tensor(tensor, "outer_partition")
+    tiled = Tensor(zipped_divide(t.layout(), tiler), t.data())
+    r0, r1 = _mode_rank(tiled, 0), _mode_rank(tiled, 1)
+    rest = (_,) * r1 if r1 > 1 else _
+    if isinstance(coord, tuple):
+        return tiled(_append(coord, r0), rest)
+    return tiled(coord, rest)
+
+
+def local_tile(tensor, tiler, coord, proj=None) -> Tensor:
+    """The tile of ``tensor`` at ``coord`` of the remainder (``inner_partition``); with ``proj``
+    (``Step<_1,X,_1>``) the tiler and coordinate are diced first.
+
+    ``local_tile(data, (32,64), (bx,by))`` is the CTA's (32,64) tile.
+    """
+    if proj is not None:
+        tiler, coord = dice(proj, tiler), dice(proj, coord)
+    return inner_partition(tensor, tiler, coord)
+
+
+def local_partition(tensor, tile: Layout, index: int, proj=None) -> Tensor:
+    """Thread ``index``'s elements when ``tile`` (thread coordinate -> index) repeats over ``tensor``:
+    ``outer_partition(tensor, product_each(shape(tile)), tile.get_flat_coord(index))``.
+
+    @pre index is an integer (CuTe static_asserts is_integral)
+    """
+    if not isinstance(tile, Layout):
+        raise LayoutError(f"local_partition: the thread layout {tile!r} is not a layout")
+    if isinstance(index, bool) or not isinstance(index, int):
+        raise LayoutError(f"local_partition: the index {_fmt(index)} is not an integer (CuTe: is_integral<Index>)")
+    if proj is not None:
+        tile = dice(proj, tile)
+    return outer_partition(tensor, it.product_each(tile.shape), tile.get_flat_coord(index))
+
+
+def _mode_rank(t: Tensor, k: int) -> int:
+    s = t.shape[k]
+    return len(s) if isinstance(s, tuple) else 1
+
+
+def _append(coord: tuple, n: int) -> tuple:
+    """CuTe's ``append<N>(coord, _)``: pad ``coord`` with ``_`` to ``n`` elements."""
+    if len(coord) > n:
+        raise LayoutError(f"coordinate {_fmt(coord)} has more than the {n} modes it indexes")
+    return coord + (_,) * (n - len(coord))
+
+
