@@ -118,32 +118,37 @@ def bank_conflicts(tiled_copy, smem_layout, side: str | None = None) -> SharedAc
     bits, tv = _tile_bits(tiled_copy, smem_layout, vbits, side)
     names = it.flatten_to_tuple(tv_names(tiled_copy, side)[0])
     shape = it.flatten_to_tuple(tv.shape[0])
-    atom_vals = atom.num_val_src if side == "S" else atom.num_val_dst
+    instr, per = _instruction_of(tiled_copy, side, vbits, bits)
+    fam, det = atom_kind(atom)
+    if fam == "autovec":
+        vec = max_vector(bits, vbits, det, f"{atom.name} vectorizes up to {det} bits")
+    else:
+        vec = VectorWidth(per * vbits, per, "atom", f"{atom.name} moves {per * vbits} bits per lane address")
+    return analyse(bits, vbits, per, instr, names, shape, vec)
+
+
+def _instruction_of(tiled_copy, side: str, vbits: int, bits) -> tuple:
+    """``(instruction, values per access)`` of the atom on the shared-memory side, after checking that each
+    thread's values of one access are contiguous and aligned there (CuTe's copy recasts them to one
+    register of that width and cannot otherwise)."""
+    atom = tiled_copy.atom
+    fam, det = atom_kind(atom)
     where = f"Copy_Atom<{atom.name}, {atom.value_type}>"
+    if fam == "autovec":
+        vec = max_vector(bits, vbits, det, f"{atom.name} vectorizes up to {det} bits")
+        return model.ld_st("ld" if side == "S" else "st", max(8, vec.bits)), vec.values
     if fam == "matrix":
         op, num, trans = det
-        instr = model.matrix(op, num, trans)
-        need = 128
-        per = need // vbits
+        instr, need = model.matrix(op, num, trans), 128
     elif fam == "cp.async":
-        instr = model.cp_async(*det)
-        need = det[0] * 8
-        per = need // vbits
-    elif fam == "universal":
-        op = "ld" if side == "S" else "st"
-        instr = model.ld_st(op, max(8, det))
-        need = det
-        per = max(1, det // vbits)
+        instr, need = model.cp_async(*det), det[0] * 8
     else:
-        vec = max_vector(bits, vbits, det, f"{atom.name} vectorizes up to {det} bits")
-        op = "ld" if side == "S" else "st"
-        instr = model.ld_st(op, max(8, vec.bits))
-        return analyse(bits, vbits, vec.values, instr, names, shape, vec)
-    if per * vbits != need or atom_vals % per and fam != "universal":
+        instr, need = model.ld_st("ld" if side == "S" else "st", max(8, det)), det
+    per = max(1, need // vbits)
+    if per * vbits != need:
         raise LayoutError(f"bank_conflicts: {where}: {need}-bit accesses of {vbits}-bit values")
     vec = max_vector(bits, vbits)
     if vec.values < per:
         raise LayoutError(f"bank_conflicts: {where} needs each thread's {per} values of one access contiguous and "
                           f"aligned in shared memory ({need} bits), but {vec.detail}")
-    vec = VectorWidth(need, per, "atom", f"{atom.name} moves {need} bits per lane address")
-    return analyse(bits, vbits, per, instr, names, shape, vec)
+    return instr, per

@@ -84,11 +84,14 @@ def _smem(text: str, value_bits: int):
     """A smem layout spec: CuTe notation, or 'GMMA:<atom>:<M>x<N>' for a GMMA layout atom tiled to M x N."""
     from ..core import parse_layout, tile_to_shape
     if text.startswith("GMMA:"):
-        from .smem_atoms import gmma_atom
+        from ..atoms.smem_layouts import smem_layout_atom
         _, name, mn = text.split(":")
         m, n = (int(x) for x in mn.split("x"))
-        return tile_to_shape(gmma_atom(name, value_bits), (m, n))
+        return tile_to_shape(smem_layout_atom(f"GMMA::Layout_{name}_Atom", _TYPES[value_bits]), (m, n))
     return parse_layout(text)
+
+
+_TYPES = {8: "uint8_t", 16: "half_t", 32: "float", 64: "double"}
 
 
 def tiled_copy(spec: dict):
