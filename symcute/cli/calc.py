@@ -12,6 +12,9 @@ def register(sub) -> None:
     p.add_argument("expr", help="the expression (CuTe notation; template or call form)")
     p.add_argument("--let", action="append", default=[], metavar="NAME=VALUE",
                    help="bind NAME to a value (a layout or any expression); repeatable")
+    p.add_argument("--param", action="append", default=[], metavar="NAME[:DIVISOR]",
+                   help="declare a run-time extent NAME (a positive integer, a multiple of DIVISOR); layouts "
+                        "over it are parametric and results are closed forms; repeatable")
     spelling = p.add_mutually_exclusive_group()
     spelling.add_argument("--cpp", action="store_true", help="print the result in CuTe C++ (make_layout(...))")
     spelling.add_argument("--dsl", action="store_true", help="print the result in CuTe DSL (cute.make_layout(...))")
@@ -30,18 +33,48 @@ def parse_lets(lets: list[str]) -> dict:
     return env
 
 
+def declare_params(decls: list[str]):
+    """``--param M:128 --param K`` as declared parameters (None when there are none)."""
+    if not decls:
+        return None
+    from ..symbolic import parametric as P
+    names, multiple = [], {}
+    for d in decls:
+        name, div = P.parse_declaration(d)
+        names.append(name)
+        if div is not None:
+            multiple[name] = div
+    return P.params(names, multiple_of=multiple)
+
+
 def run(args) -> int:
     from ..expr import evaluate
-    value = evaluate(args.expr, parse_lets(args.let))
+    lets = parse_lets(args.let)
+    ps = declare_params(args.param)
+    if ps is not None:
+        clash = [n for n in ps.names() if n in lets]
+        if clash:
+            from ..errors import ParseError
+            raise ParseError(f"--param {clash[0]} and --let {clash[0]}=... name the same variable")
+        lets = {**{n: ps[n] for n in ps.names()}, **lets}
+    value = evaluate(args.expr, lets)
     if args.cpp or args.dsl:
         from ..core.code import to_cpp, to_dsl
         print((to_cpp if args.cpp else to_dsl)(value))
         return 0
     print(show(value))
+    if ps is not None:
+        print("for " + "; ".join(ps.describe()))
+        used = getattr(value, "conditions", ())
+        if used:
+            print("using " + "; ".join(used))
     return 0
 
 
 def show(value) -> str:
+    if type(value).__module__.startswith("sympy"):
+        from ..symbolic.parametric.printing import show_expr
+        return show_expr(value)
     if isinstance(value, tuple):
         return format_int_tuple(tuple(_leaf(v) for v in value))
     return str(value)

@@ -8,7 +8,8 @@ seed's ``upcast<128*4>`` contrast) and prints the proof in English;
 - ``retile-d``: the seed's analysis for any MMA atom, atom layout, operand and copy atom;
 - ``expr``: any expression of the expression language, step by step;
 - ``tv``: the TV layouts of a TiledMMA with their right_inverse facts (GMMA atoms too);
-- ``catalog``: right_inverse / left_inverse facts of every catalogued MMA atom.
+- ``catalog``: right_inverse / left_inverse facts of every catalogued MMA atom;
+- ``gmem``: a parametric (M, K) global A through ``local_tile`` and ``partition_A``: every address, all M and K.
 """
 
 from __future__ import annotations
@@ -77,6 +78,18 @@ def register(sub) -> None:
                    help="operand; repeatable (default A, B and C)")
     _output_options(t, top=False)
 
+    g = whats.add_parser("gmem", help="a parametric (M, K) A through local_tile and partition_A: every address",
+                         description="A row-major global A of run-time extents M and K, tiled by local_tile into "
+                                     "CTA tiles and partitioned by a TiledMMA's partition_A: the address of every "
+                                     "(thread, value) of every tile over named sub-axes, with claims decided for "
+                                     "every admissible M and K.")
+    g.add_argument("--mma", default="SM80_16x8x16_F16F16F16F16_TN", help="MMA atom, as spelled in C++")
+    g.add_argument("--atom-layout", default="2,2,1", metavar="M,N,K", help="atom layout shape (default 2,2,1)")
+    g.add_argument("--tile", default="128,32", metavar="BM,BK", help="the CTA tile (default 128,32)")
+    g.add_argument("--param", action="append", default=[], metavar="NAME:DIVISOR",
+                   help="side condition on M or K (default M:BM, K:BK: full tiles); repeatable")
+    _output_options(g, top=False)
+
     c = whats.add_parser("catalog", help="right_inverse / left_inverse facts of every catalogued MMA atom")
     c.add_argument("--filter", metavar="TEXT", help="only atoms whose name or PTX contains TEXT")
     c.add_argument("--arch", metavar="SM", help="only atoms of this architecture (sm80, sm90, ...)")
@@ -95,6 +108,26 @@ def _names(items: list) -> dict:
     return out
 
 
+def _tile(text: str) -> tuple:
+    from ..errors import ParseError
+    parts = [p.strip() for p in text.split(",")]
+    if len(parts) != 2 or not all(p.isdigit() and int(p) > 0 for p in parts):
+        raise ParseError(f"--tile expects BM,BK (two positive integers), got {text!r}")
+    return tuple(int(p) for p in parts)
+
+
+def _side_conditions(decls: list) -> dict | None:
+    from ..errors import ParseError
+    from ..symbolic.parametric import parse_declaration
+    out = {}
+    for d in decls:
+        name, div = parse_declaration(d)
+        if name not in ("M", "K") or div is None:
+            raise ParseError(f"--param {d!r}: expected M:DIVISOR or K:DIVISOR")
+        out[name] = div
+    return out or None
+
+
 def derivation_for(args):
     """The derivation the arguments ask for."""
     from .. import recipes
@@ -107,6 +140,8 @@ def derivation_for(args):
         from .calc import parse_lets
         from ..expr import derive_expr
         return derive_expr(args.expr, parse_lets(args.let), _names(args.name))
+    if args.what == "gmem":
+        return recipes.derive_gmem(args.mma, args.atom_layout, _tile(args.tile), _side_conditions(args.param))
     if args.what == "tv":
         return recipes.derive_tv(args.mma, args.atom_layout, tuple(args.operand or ("A", "B", "C")))
     return recipes.derive_catalog(args.filter, args.arch)

@@ -170,13 +170,16 @@ def _int_expr(r: Reader):
     """INT ['{}'] with * + - between integers (for template arguments like 128*8)."""
     def term():
         t = r.next()
+        if t.kind == "name":   # 4*K: a variable (an int bound by --let, or a --param name)
+            return ("name", t.text, t.pos)
         if t.kind != "int":
             r.fail("expected an integer")
         if r.accept("{"):
             r.expect("}")
         return ("int", t.value)
     node = term()
-    while (r.at("*") or r.at("+") or (r.at("-") and r.peek_at(1).kind == "int")) and r.peek_at(1).kind == "int":
+    while (r.at("*") or r.at("+") or (r.at("-") and r.peek_at(1).kind == "int")) and (
+            r.peek_at(1).kind == "int" or (r.peek_at(1).kind == "name" and r.peek_at(2).text != "(")):
         op = r.next().text
         node = ("arith", op, node, term())
     return node
@@ -221,7 +224,54 @@ def _primary(r: Reader):
 
 
 def _stride_tuple(r: Reader):
+    if _names_ahead(r):   # strides over --param names (K, 4*K): an expression tree, evaluated as one
+        return _param_stride(r)
     return ("literal_stride", r.int_tuple(allow_basis=True))
+
+
+def _names_ahead(r: Reader) -> bool:
+    """Whether the stride starting here names a variable (its tokens up to the balancing ')' or one leaf)."""
+    depth, k = 0, 0
+    while True:
+        t = r.peek_at(k)
+        if t.kind == "end":
+            return False
+        if t.kind == "name" and not (t.text == "_" or r.peek_at(k + 1).text == "@"):
+            return True
+        if t.text == "(":
+            depth += 1
+        elif t.text == ")":
+            depth -= 1
+            if depth <= 0:
+                return False
+        elif t.text == "," and depth == 0:
+            return False
+        k += 1
+
+
+def _param_stride(r: Reader, depth: int = 0):
+    if depth > MAX_DEPTH:
+        r.fail(f"nested deeper than {MAX_DEPTH} levels")
+    if r.accept("("):
+        items = [_param_stride(r, depth + 1)]
+        while r.accept(","):
+            items.append(_param_stride(r, depth + 1))
+        r.expect(")")
+        return ("tuple", items)
+    node = _stride_term(r)
+    while r.at("*") or r.at("+"):
+        op = r.next().text
+        node = ("arith", op, node, _stride_term(r))
+    return node
+
+
+def _stride_term(r: Reader):
+    t = r.next()
+    if t.kind == "int":
+        return ("int", t.value)
+    if t.kind == "name":
+        return ("name", t.text, t.pos)
+    r.fail("expected an integer or a name in a stride")
 
 
 # --- evaluation ------------------------------------------------------------------------
@@ -279,7 +329,11 @@ def _eval(node, env: dict, depth: int, budget: _Budget):
     if kind == "int":
         return budget.charge(node[1])
     if kind == "arith":
-        a, b = _as_int(ev(node[2])), _as_int(ev(node[3]))
+        a, b = ev(node[2]), ev(node[3])
+        if _parametric(a) or _parametric(b):
+            from . import param_functions
+            return param_functions.arith(node[1], a, b)
+        a, b = _as_int(a), _as_int(b)
         return budget.charge(a * b if node[1] == "*" else a + b if node[1] == "+" else a - b)
     if kind == "literal":
         return node[1]
@@ -288,8 +342,11 @@ def _eval(node, env: dict, depth: int, budget: _Budget):
     if kind == "tuple":
         return tuple(ev(x) for x in node[1])
     if kind == "layout":
-        shape = _as_int_tuple(ev(node[1]), "shape")
-        return Layout(shape, ev(node[2]))
+        shape, stride = ev(node[1]), ev(node[2])
+        if _parametric(shape) or _parametric(stride):
+            from . import param_functions
+            return param_functions.layout(shape, stride)
+        return Layout(_as_int_tuple(shape, "shape"), stride)
     if kind == "name":
         name = node[1]
         if name == "_":
@@ -313,11 +370,19 @@ def _eval(node, env: dict, depth: int, budget: _Budget):
                 return target(*values)
             raise LayoutError(f"{name} is a {type(target).__name__}, not a function or a layout")
         fn = REGISTRY.function(name)
+        if fn is None and name == "local_tile":   # only on parametric tensors (core has no Tensor)
+            from . import param_functions
+            values = [ev(a) for a in args] + [ev(a) for a in targs]
+            if any(_parametric(v) for v in values):
+                return param_functions.call(name, values)
         if fn is None:
             raise ParseError(f"unknown function {name!r} at position {pos}{REGISTRY.suggest(name, env)}")
         for a in args:
             _not_a_type(a)
         values = [ev(a) for a in args] + [ev(a) for a in targs]
+        if any(_parametric(v) for v in values):
+            from . import param_functions
+            return param_functions.call(name, values)
         if name not in REGISTRY.takes_identifiers:
             _no_unknown_names(values, env, budget.text)
         return _apply(name, fn, values)
@@ -326,12 +391,22 @@ def _eval(node, env: dict, depth: int, budget: _Budget):
             _not_a_type(a)
         name, target, args = node[1], ev(node[2]), [ev(a) for a in node[3]]
         _no_unknown_names([target] + args, env, budget.text)
+        if _parametric(target):
+            from . import param_functions
+            return param_functions.method(name, target, args)
         fn = REGISTRY.method(type(target), name)
         if fn is not None:
             return _apply(f".{name}", fn, [target] + args)
         hint = REGISTRY.suggest_method(type(target), name)
         raise ParseError(f"{type(target).__name__} has no method {name!r} (position {node[4]}){hint}")
     raise ParseError(f"cannot evaluate {kind}")
+
+
+def _parametric(v) -> bool:
+    """A value over declared parameters (``--param``): only then is the parametric module loaded."""
+    if isinstance(v, tuple):
+        return any(_parametric(x) for x in v)
+    return type(v).__module__.startswith(("sympy", "symcute.symbolic.parametric"))
 
 
 def _not_a_type(node) -> None:

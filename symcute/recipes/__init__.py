@@ -13,6 +13,8 @@ operations recorded here); the report only formats.
   (for atoms without an LDSM-style tiled copy, such as SM90 GMMA).
 - :func:`derive_catalog`: right_inverse / left_inverse facts of every
   catalogued MMA atom's A/B/C TV layouts.
+- :func:`derive_gmem`: a parametric (M, K) global tensor through ``local_tile``
+  and ``partition_A``: every (thread, value)'s address for all M and K.
 
 ``derive expr`` (any expression, step by step) is the expression language's own
 recipe, :func:`symcute.expr.derive_expr`: it sits above this package because it
@@ -23,6 +25,7 @@ re-imported with ``Derivation.from_json`` renders the same report.
 """
 
 from .catalog import derive_catalog
+from .gmem import derive_gmem
 from .retile import SEED, derive_retile
 from .steps import (
     ENUMERATE_LIMIT, OPERANDS, add_evaluation, add_formula, add_proof, add_table, coordinate_terms, cute,
@@ -30,6 +33,6 @@ from .steps import (
 )
 from .tv import derive_tv
 
-__all__ = ["SEED", "derive_retile", "derive_tv", "derive_catalog", "OPERANDS", "ENUMERATE_LIMIT",
+__all__ = ["SEED", "derive_retile", "derive_tv", "derive_catalog", "derive_gmem", "OPERANDS", "ENUMERATE_LIMIT",
            "add_evaluation", "add_formula", "add_proof", "add_table", "coordinate_terms", "cute",
            "distinct_values", "image", "last_node", "mode_terms"]

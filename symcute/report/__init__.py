@@ -30,6 +30,8 @@ def markdown(derivation, lang: str = "en") -> str:
         from .tv import render
     elif recipe == "catalog":
         from .catalog import render
+    elif recipe == "gmem":
+        from .gmem import render
     else:
         from .generic import render
     try:

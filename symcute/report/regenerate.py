@@ -26,6 +26,8 @@ PROOFS = [
     ("sm90_gmma_64x64x16_RS_2x1x1.en.md", "derive_tv",
      {"mma": "SM90_64x64x16_F16F16F16_RS<GMMA::Major::K,GMMA::Major::K>", "atom_layout": (2, 1, 1)}, "en"),
     ("catalog_inverses.en.md", "derive_catalog", {}, "en"),
+    ("gmem_sm80_16x8x16_2x2x1_A.en.md", "derive_gmem", {}, "en"),
+    ("gmem_sm80_16x8x16_2x2x1_A.zh.md", "derive_gmem", {}, "zh"),
 ]
 
 

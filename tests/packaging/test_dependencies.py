@@ -8,7 +8,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 # distribution name -> the module it is imported as, where the two differ
-IMPORT_NAME = {"networkx": "networkx", "sympy": "sympy", "numpy": "numpy"}
+IMPORT_NAME = {"networkx": "networkx", "sympy": "sympy", "numpy": "numpy", "z3-solver": "z3"}
 
 
 def runtime_dependencies() -> set:

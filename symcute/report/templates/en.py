@@ -335,4 +335,56 @@ TEXT = {
     "cat_legend": "Each operand cell reads size(L) → size(R), then ✓ when L(R(i)) == i is proved (✗ refuted, ? "
                   "unknown), then ⇄ when left_inverse(L) undoes L; broadcast sub-axes follow with their extents. "
                   "All proofs use mutual refinement unless marked (ex) for exhaustive.",
+    # --- gmem recipe -----------------------------------------------------------------------------------
+    "gmem_title": "Global-memory addresses of A through local_tile and partition_A: {mma}, atom layout {layout}",
+    "gmem_intro": "This document follows a row-major global tensor A of run-time extents M and K through the CTA "
+                  "tile {bm}x{bk} (`local_tile`) and the TiledMMA's `partition_A`, and writes the address that "
+                  "every (thread, value) of every CTA tile reads, as a formula over named sub-axes whose "
+                  "coefficients are expressions in K. Every claim below is decided for every admissible value of "
+                  "the parameters, not for one instantiation.",
+    "gmem_config": "MMA atom {mma} ({ptx}, from {header}); {threads} threads; the TiledMMA tile (M,N,K) is {mma_tile}.",
+    "gmem_sec_params": "Parameters and side conditions",
+    "gmem_params": "M and K are run-time integers (CuTe's `int`), declared with the side conditions {conditions}. "
+                   "Numbers are static (`Int<n>{{}}`); CuTe's operations take their run-time code paths on M and K.",
+    "gmem_sec_tiles": "CTA tiles",
+    "gmem_global": "The global tensor is {layout} (CuTe prints {cute}: the unit stride is static).",
+    "gmem_tile_counts": "There are {m} x {k} CTA tiles.",
+    "gmem_loose": "Without the divisibility conditions the same division is {layout}: {m} x {k} tiles.",
+    "gmem_partial_refuted": "Without them the fact \"every tile is full\" (M % {bm} == 0 and K % {bk} == 0) is "
+                            "refuted: at {witness} the last tile is partial, and a kernel must predicate its loads.",
+    "gmem_partial_proved": "Every tile is full for every admissible M and K.",
+    "gmem_partial_unknown": "Whether every tile is full is not settled by the side conditions.",
+    "gmem_local_tile": "`local_tile(mA, tile, (bm, bk))` is the tile {layout} at offset {offset}.",
+    "gmem_sec_partition": "Thread partitioning",
+    "gmem_thrfrg": "`thrfrg_A` of the CTA tile, and the (thread, value) layout obtained from it as "
+                   "`get_layoutA_TV` does (the wn threads share A: stride 0):",
+    "gmem_threads": "`partition_A` for some threads (offset from the start of A, and the fragment's layout):",
+    "gmem_hdr_thread": "thread",
+    "gmem_hdr_offset": "offset",
+    "gmem_hdr_partition": "partition_A",
+    "gmem_sec_formula": "The address formula",
+    "gmem_formula_intro": "Over the sub-axes of the thread (t0, t1, wm, wn), of the value (v0, v1, v2) and of the "
+                          "atom tiles inside the CTA tile (rm, rk), thread t's value v of CTA tile (bm, bk) reads:",
+    "gmem_hdr_axis": "sub-axis",
+    "gmem_hdr_extent": "extent",
+    "gmem_hdr_coefficient": "coefficient",
+    "gmem_hdr_m": "row part m",
+    "gmem_hdr_k": "column part k",
+    "gmem_sec_checks": "Claims for every admissible M and K",
+    "gmem_checks_intro": "Each claim is proved (a certificate valid for all admissible parameters), refuted (an "
+                         "admissible instantiation and a coordinate, re-evaluated with symcute.core) or unknown.",
+    "gmem_check": "- {claim}: **{verdict}** ({method}).",
+    "gmem_counterexample": "Counterexample at {witness}, coordinate {coordinate}: {values}.",
+    "gmem_claim_closed_form": "addr = ({bm}*bm + m(t,v))*K + {bk}*bk + k(t,v)",
+    "gmem_claim_static_tv": "m + {bm}*k at every (thread, value) is CuTe's static TV layout of the column-major "
+                            "{bm}x{bk} tile",
+    "gmem_claim_injective": "apart from the wn broadcast, distinct (thread, value) read distinct addresses",
+    "gmem_claim_aligned_pairs": "each thread's v0 pair is two adjacent elements starting at an even offset "
+                                "(one 32-bit access of half_t)",
+    "gmem_claim_cross_check": "cross-check: the formula equals core's partition_A at random admissible (M, K)",
+    "gmem_conclusion": "So for every M and K allowed by the side conditions, CTA tile (bm, bk) of A covers rows "
+                       "{bm}*bm + m and columns {bk}*bk + k, and each thread's addresses are the formula above; "
+                       "CuTe computes the same values at run time.",
+    "gmem_verdict_agrees": "agrees",
+    "gmem_verdict_differs": "differs",
 }

@@ -286,4 +286,51 @@ TEXT = {
     "hdr_arch": "架构",
     "cat_legend": "每个操作数单元格依次为 size(L) → size(R)；L(R(i)) == i 已证明时记 ✓（已反驳 ✗，未定 ?）；"
                   "left_inverse(L) 能还原 L 时记 ⇄；随后是广播子轴及其大小。除标注 (ex) 的穷举外，证明均用相互细化。",
+    # --- gmem recipe -----------------------------------------------------------------------------------
+    "gmem_title": "A 经 local_tile 与 partition_A 的全局内存地址：{mma}，atom 布局 {layout}",
+    "gmem_intro": "本文跟随一个运行时尺寸为 M、K 的行主序全局张量 A，经过 {bm}x{bk} 的 CTA 分块（`local_tile`）"
+                  "与 TiledMMA 的 `partition_A`，写出每个 CTA 块中每个（线程，值）读取的地址：一个以命名子轴为变量、"
+                  "系数为 K 的表达式的公式。下面每个断言都对参数的所有可取值判定，而不是对某一个实例。",
+    "gmem_config": "MMA atom {mma}（{ptx}，见 {header}）；{threads} 个线程；TiledMMA 的 (M,N,K) 块为 {mma_tile}。",
+    "gmem_sec_params": "参数与附加条件",
+    "gmem_params": "M 与 K 是运行时整数（CuTe 的 `int`），附加条件为 {conditions}。数字是静态的（`Int<n>{{}}`）；"
+                   "CuTe 的运算对 M、K 走运行时分支。",
+    "gmem_sec_tiles": "CTA 分块",
+    "gmem_global": "全局张量为 {layout}（CuTe 打印为 {cute}：单位步长是静态的）。",
+    "gmem_tile_counts": "共有 {m} x {k} 个 CTA 块。",
+    "gmem_loose": "若没有整除条件，同一划分为 {layout}：{m} x {k} 个块。",
+    "gmem_partial_refuted": "没有这些条件时，“每个块都是满的”（M % {bm} == 0 且 K % {bk} == 0）被反驳："
+                            "在 {witness} 时最后一个块不满，内核必须对加载加谓词。",
+    "gmem_partial_proved": "对所有可取的 M、K，每个块都是满的。",
+    "gmem_partial_unknown": "附加条件不能确定每个块是否都是满的。",
+    "gmem_local_tile": "`local_tile(mA, tile, (bm, bk))` 是偏移 {offset} 处的块 {layout}。",
+    "gmem_sec_partition": "线程划分",
+    "gmem_thrfrg": "CTA 块的 `thrfrg_A`，以及按 `get_layoutA_TV` 的做法由它得到的（线程，值）布局"
+                   "（wn 方向的线程共享 A：步长 0）：",
+    "gmem_threads": "若干线程的 `partition_A`（相对 A 起点的偏移，及其片段布局）：",
+    "gmem_hdr_thread": "线程",
+    "gmem_hdr_offset": "偏移",
+    "gmem_hdr_partition": "partition_A",
+    "gmem_sec_formula": "地址公式",
+    "gmem_formula_intro": "以线程的子轴（t0, t1, wm, wn）、值的子轴（v0, v1, v2）以及 CTA 块内 atom 块的子轴"
+                          "（rm, rk）为变量，CTA 块 (bm, bk) 中线程 t 的值 v 读取：",
+    "gmem_hdr_axis": "子轴",
+    "gmem_hdr_extent": "范围",
+    "gmem_hdr_coefficient": "系数",
+    "gmem_hdr_m": "行部分 m",
+    "gmem_hdr_k": "列部分 k",
+    "gmem_sec_checks": "对所有可取 M、K 的断言",
+    "gmem_checks_intro": "每个断言或被证明（对所有可取参数成立的证书），或被反驳（一个可取的实例与一个坐标，"
+                         "用 symcute.core 重新求值），或未定。",
+    "gmem_check": "- {claim}：**{verdict}**（{method}）。",
+    "gmem_counterexample": "反例：{witness}，坐标 {coordinate}：{values}。",
+    "gmem_claim_closed_form": "addr = ({bm}*bm + m(t,v))*K + {bk}*bk + k(t,v)",
+    "gmem_claim_static_tv": "每个（线程，值）处的 m + {bm}*k 就是 CuTe 对列主序 {bm}x{bk} 块的静态 TV 布局",
+    "gmem_claim_injective": "除 wn 广播外，不同的（线程，值）读取不同的地址",
+    "gmem_claim_aligned_pairs": "每个线程的 v0 对是两个相邻元素，起始偏移为偶数（half_t 的一次 32 位访问）",
+    "gmem_claim_cross_check": "交叉检查：在随机可取的 (M, K) 下，公式与 core 的 partition_A 相等",
+    "gmem_conclusion": "因此，对附加条件允许的每个 M、K，A 的 CTA 块 (bm, bk) 覆盖行 {bm}*bm + m 与列 {bk}*bk + k，"
+                       "每个线程的地址就是上面的公式；CuTe 在运行时计算出相同的值。",
+    "gmem_verdict_agrees": "一致",
+    "gmem_verdict_differs": "不一致",
 }

@@ -1,0 +1,224 @@
+"""The global-memory derivation: a parametric (M, K) tensor through ``local_tile`` and ``partition_A``.
+
+``derive_gmem`` follows CuTe's kernel prologue for operand A of a TiledMMA::
+
+    Tensor mA = make_tensor(ptr, make_shape(M, K), make_stride(K, Int<1>{}));   // run-time M, K
+    Tensor gA = local_tile(mA, make_tile(Int<BM>{}, Int<BK>{}), make_coord(bm, bk));
+    Tensor tA = thr_mma.partition_A(gA);                                         // thread t
+
+with M and K parameters (symcute.symbolic.parametric), and records, as tables
+for the report: the tile count in closed form, the CTA tile's offset, the
+(thread, value) -> address formula over named sub-axes with coefficients in K,
+and claims decided for *every* admissible (M, K): the closed form
+``(BM*bm + m(t,v))*K + BK*bk + k(t,v)``, that ``(m, k)`` is CuTe's static TV
+layout of the BMxBK tile, injectivity inside a tile, vector alignment, and
+whether every tile is full.  A cross-check instantiates random admissible
+(M, K) and compares every (thread, value) with core's ``partition_A``.
+"""
+
+from __future__ import annotations
+
+import random
+
+import sympy
+
+from ..core import Layout, _, composition, slice_, zipped_divide
+from ..trace.derivation import Derivation
+from .steps import _atom_layout, add_table, cute
+
+CROSS_CHECKS = 6
+
+
+def derive_gmem(mma="SM80_16x8x16_F16F16F16F16_TN", atom_layout=(2, 2, 1), tile=(128, 32),
+                multiple_of=None) -> Derivation:
+    """The global-memory address of every (thread, value) of every CTA tile of a row-major (M, K) A."""
+    from ..atoms import make_tiled_mma
+    from ..symbolic import parametric as P
+    from ..symbolic.parametric import prover as R
+    from ..symbolic.parametric import tensor as T
+    shape_layout = _atom_layout(atom_layout)
+    BM, BK = (int(x) for x in tile)
+    multiple_of = dict(multiple_of or {"M": BM, "K": BK})
+    d = Derivation(f"Global-memory addresses of A through local_tile and partition_A of {mma} tiled "
+                   f"{cute(shape_layout)}", recipe="gmem", mma=str(mma), atom_layout=list(shape_layout),
+                   tile=[BM, BK], multiple_of=dict(sorted(multiple_of.items())))
+    tiled = make_tiled_mma(mma, shape_layout)
+    atom = tiled.atom
+    ps = P.params("M K", multiple_of=multiple_of)
+    M, K = ps["M"], ps["K"]
+    loose = P.params("M K")
+    add_table(d, "gmem_configuration", mma=atom.name, ptx=atom.ptx, header=atom.header, arch=atom.arch,
+              atom_layout=str(tiled.atom_layout_mnk), tile=[BM, BK], threads=tiled.size(),
+              mma_tile=[tiled.tile_size(k) for k in range(3)], conditions=ps.describe())
+
+    # the global tensor and its CTA tiles
+    mA = P.layout((M, K), (K, 1), ps)
+    tiles = P.zipped_divide(mA, (BM, BK))
+    tiles_loose = P.zipped_divide(P.layout((loose["M"], loose["K"]), (loose["K"], 1), loose), (BM, BK))
+    bm, bk = sympy.symbols("bm bk", integer=True, nonnegative=True)
+    gA = T.local_tile(mA, (BM, BK), (bm, bk))
+    full = loose.decide(sympy.And(sympy.Eq(sympy.Mod(loose.inner(loose["M"]), BM), 0),
+                                  sympy.Eq(sympy.Mod(loose.inner(loose["K"]), BK), 0)))
+    add_table(d, "gmem_tiles", global_layout=str(mA), global_cute=mA.cute_str(), tiles=str(tiles),
+              tiles_loose=str(tiles_loose), tile_counts=[_show(ps, tiles.shape[1][0]), _show(ps, tiles.shape[1][1])],
+              tile_counts_loose=[_show(loose, tiles_loose.shape[1][0]), _show(loose, tiles_loose.shape[1][1])],
+              offset=_expr_text(gA.offset_expr()), tile_layout=str(gA.layout),
+              all_full_loose=full.decision.value, all_full_witness=full.witness or {})
+
+    # thread partitioning: thrfrg_A, one thread's partition_A, and the (thread, value) layout
+    thr = T.thrfrg(tiled, "A", gA)
+    tv = T.layout_tv(tiled, "A", gA)
+    threads = []
+    for t in _sample_threads(tiled.size()):
+        part = T.partition(tiled, "A", gA, t)
+        threads.append([t, _expr_text(part.offset_expr()), str(part.layout)])
+    add_table(d, "gmem_partition", thrfrg=str(thr.layout), layout_tv=str(tv.layout), threads=threads)
+
+    # the address formula over named sub-axes
+    names = _names(tiled, tv.layout)
+    f = R.formula(tv.layout, names)
+    rows = []
+    m_expr, k_expr = sympy.Integer(0), sympy.Integer(0)
+    for a, s in zip(f.axes, f.symbols()):
+        coef = sympy.expand(ps.user(sympy.sympify(a.coefficient)))
+        m_part, k_part = coef.coeff(K, 1), coef.coeff(K, 0)
+        rows.append([a.name, _show(ps, a.extent), _expr_text(coef), _expr_text(m_part), _expr_text(k_part)])
+        m_expr += m_part * s
+        k_expr += k_part * s
+    closed = (BM * bm + m_expr) * K + BK * bk + k_expr
+    address_text = f"{_expr_text(gA.offset_expr())} + {f}"   # in sub-axis order, as the seed writes formulas
+    add_table(d, "gmem_formula", formula=str(f), domain=f.domain(), axes=rows, address=address_text,
+              closed=f"({BM}*bm + m)*K + {BK}*bk + k", m=_expr_text(m_expr), k=_expr_text(k_expr))
+
+    # claims for every admissible (M, K)
+    checks = []
+    p_closed = R.prove_formula(f, sympy.expand(closed - gA.offset_expr()), claim="address == closed form")
+    checks.append(_check("closed_form", p_closed))
+    checks.append(_static_tv_check(tiled, f, m_expr, k_expr, BM, BK))
+    # A is broadcast over the wn threads (stride 0); the rest must read distinct addresses
+    checks.append(_check("injective", R.prove_injective(P.filter(tv.layout))))
+    checks.append(_alignment_check(ps, f))
+    checks.append(_cross_check(tiled, ps, gA, bm, bk, BM, BK))
+    add_table(d, "gmem_checks", checks=checks)
+    return d
+
+
+def _show(ps, x) -> str:
+    from ..symbolic.parametric.printing import show_expr
+    return show_expr(ps.user(x) if not isinstance(x, int) else x)
+
+
+def _expr_text(e) -> str:
+    from ..symbolic.parametric.printing import show_expr
+    return show_expr(e)
+
+
+def _sample_threads(n: int) -> list:
+    return sorted({0, 1, 4, 32, 64, n - 1} & set(range(n)))
+
+
+def _names(tiled, tv_layout):
+    """The TV layout's sub-axes: the TiledMMA's own names for (thread, value), rm/rk for the atom tiles."""
+    (thr_names, val_names) = tiled.layoutA_TV_names()
+    flat = lambda t: [x for y in t for x in flat(y)] if isinstance(t, tuple) else [t]
+    names = [n for n in flat(thr_names) + flat(val_names) if not n.startswith("_")]
+    from ..symbolic.parametric.layout import _leaves
+    rest = len(_leaves(tv_layout.shape)) - len(names)
+    return names + (["rm", "rk"][:rest] if rest <= 2 else [f"r{i}" for i in range(rest)])
+
+
+def _check(claim: str, proof) -> dict:
+    out = {"claim": claim, "verdict": proof.verdict, "method": proof.method}
+    if proof.refuted:
+        out["witness"] = proof.witness
+        out["coordinate"] = str(proof.coordinate)
+        out["values"] = list(proof.values)
+    return out
+
+
+def _static_tv_check(tiled, f, m_expr, k_expr, BM, BK) -> dict:
+    """m + BM*k at every (thread, value) equals CuTe's static layout of the BMxBK column-major tile.
+
+    Both sides are static integers over a finite domain, so evaluating every
+    point is a complete proof; the static side is computed by core alone.
+    """
+    import itertools
+    ref = tiled.thrfrg_A(Layout((BM, BK)))
+    vmnk = tiled.thr_layout_vmnk
+    ref = composition(ref, ((_, (Layout((vmnk[1].size(), vmnk[2].size()), (1, 0)), _)), _))
+    ref = composition(ref, (tiled.thridx_2_thrid, _))
+    syms = f.symbols()
+    extents = [int(a.extent) for a in f.axes]
+    lin = sympy.lambdify(syms, m_expr + BM * k_expr, "math")
+    # the static reference is indexed colexicographically over the same flat modes as f's layout
+    from ..symbolic.parametric.layout import _leaves
+    leaves = _leaves(f.layout.shape)
+    keep = [not (type(s) is int and s == 1) for s in leaves]
+    bad = None
+    count = 0
+    for digits in itertools.product(*[range(e) for e in extents]):
+        it = iter(digits)
+        full = [next(it) if k else 0 for k in keep]
+        idx, run = 0, 1
+        for x, s in zip(full, leaves):
+            idx += x * run
+            run *= int(s)
+        count += 1
+        if lin(*digits) != ref(idx):
+            bad = (idx, lin(*digits), ref(idx))
+            break
+    if bad is None:
+        return {"claim": "static_tv", "verdict": "proved", "method": f"exhaustive over {count} (thread, value) points",
+                "reference": str(ref)}
+    return {"claim": "static_tv", "verdict": "refuted", "method": "exhaustive", "coordinate": str(bad[0]),
+            "values": [bad[1], bad[2]], "witness": {}, "reference": str(ref)}
+
+
+def _alignment_check(ps, f) -> dict:
+    """v0's two values are adjacent (coefficient 1) and every other coefficient is even: 4-byte aligned pairs."""
+    from ..symbolic.parametric.conditions import Decision
+    v0 = [a for a in f.axes if a.name == "v0"]
+    ok = bool(v0) and sympy.sympify(v0[0].coefficient) == 1
+    witness = None
+    if ok:
+        for a in f.axes:
+            if a.name == "v0":
+                continue
+            v = ps.decide(sympy.Eq(sympy.Mod(sympy.sympify(a.coefficient), 2), 0))
+            if v.decision is not Decision.PROVED:
+                ok = False
+                witness = v.witness
+                break
+    out = {"claim": "aligned_pairs", "verdict": "proved" if ok else ("refuted" if witness else "unknown"),
+           "method": "every coefficient but v0's is even for all admissible K" if ok else "a coefficient"}
+    if witness:
+        out["witness"] = witness
+    return out
+
+
+def _cross_check(tiled, ps, gA, bm, bk, BM, BK) -> dict:
+    """Random admissible (M, K), a random tile, every thread: core's partition_A and offset vs the formula."""
+    from ..symbolic.parametric import tensor as T
+    rng = random.Random(2026)
+    points = 0
+    parts = {t: T.partition(tiled, "A", gA, t) for t in range(tiled.size())}
+    for _trial in range(CROSS_CHECKS):
+        vals = ps.random_values(rng, span=3)
+        Mv, Kv = vals["M"], vals["K"]
+        tiles = zipped_divide(Layout((Mv, Kv), (Kv, 1)), (BM, BK))
+        cb, ck = rng.randrange(-(-Mv // BM)), rng.randrange(-(-Kv // BK))
+        tile = slice_(((_, _), (cb, ck)), tiles)
+        base = tiles(((0, 0), (cb, ck)))
+        for t, part in parts.items():
+            thr = tiled.get_slice(t)
+            core_layout = thr.partition_A(tile)
+            off = int(part.offset_expr().subs({bm: cb, bk: ck, ps["K"]: Kv, ps["M"]: Mv}))
+            mine = part.layout.subs(vals)
+            if off != base + thr.partition_offset("A", tile) or any(
+                    mine(i) != core_layout(i) for i in range(core_layout.size())):
+                return {"claim": "cross_check", "verdict": "differs", "method": "core", "witness": vals,
+                        "coordinate": f"thread {t}", "values": [off, base + thr.partition_offset("A", tile)]}
+            points += core_layout.size()
+    return {"claim": "cross_check", "verdict": "agrees", "method": f"{CROSS_CHECKS} admissible (M, K), "
+            f"{points} (thread, value) points equal to core's partition_A", "instances": CROSS_CHECKS,
+            "points": points}

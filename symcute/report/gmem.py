@@ -1,0 +1,60 @@
+"""The report of the gmem recipe: a parametric global tensor through local_tile and partition_A."""
+
+from __future__ import annotations
+
+from .. import markup as md
+from ..markup import Raw, block, code
+
+
+def render(view, t) -> str:
+    conf = view.table("gmem_configuration")
+    tiles = view.table("gmem_tiles")
+    part = view.table("gmem_partition")
+    form = view.table("gmem_formula")
+    checks = view.table("gmem_checks")["checks"]
+    BM, BK = conf["tile"]
+    parts = [md.heading(1, t("gmem_title", mma=code(conf["mma"]), layout=code(conf["atom_layout"]))),
+             t("gmem_intro", bm=code(BM), bk=code(BK)),
+             block(f"Tensor mA = make_tensor(ptr, make_shape(M, K), make_stride(K, Int<1>{{}}));\n"
+                   f"Tensor gA = local_tile(mA, make_tile(Int<{BM}>{{}}, Int<{BK}>{{}}), make_coord(bm, bk));\n"
+                   f"Tensor tA = mma.get_slice(t).partition_A(gA);", "cpp"),
+             t("gmem_config", mma=code(conf["mma"]), ptx=code(conf["ptx"]), header=code(conf["header"]),
+               threads=code(conf["threads"]), mma_tile=code(",".join(str(x) for x in conf["mma_tile"]))),
+             md.heading(2, t("gmem_sec_params")),
+             t("gmem_params", conditions=", ".join(code(c) for c in conf["conditions"])),
+             md.heading(2, t("gmem_sec_tiles")),
+             t("gmem_global", layout=code(tiles["global_layout"]), cute=code(tiles["global_cute"])),
+             block(f"zipped_divide(mA, ({BM},{BK})) = {tiles['tiles']}"),
+             t("gmem_tile_counts", m=code(tiles["tile_counts"][0]), k=code(tiles["tile_counts"][1])),
+             t("gmem_loose", layout=code(tiles["tiles_loose"]), m=code(tiles["tile_counts_loose"][0]),
+               k=code(tiles["tile_counts_loose"][1])),
+             t("gmem_partial_" + tiles["all_full_loose"], bm=code(BM), bk=code(BK),
+               witness=code(", ".join(f"{k}={v}" for k, v in tiles["all_full_witness"].items()))),
+             t("gmem_local_tile", offset=code(tiles["offset"]), layout=code(tiles["tile_layout"])),
+             md.heading(2, t("gmem_sec_partition")),
+             t("gmem_thrfrg"), block(f"thrfrg_A(gA) = {part['thrfrg']}\nTV(t, v) = {part['layout_tv']}"),
+             t("gmem_threads"),
+             md.table([t("gmem_hdr_thread"), t("gmem_hdr_offset"), t("gmem_hdr_partition")],
+                      [[r[0], Raw(code(r[1], cell=True)), Raw(code(r[2], cell=True))] for r in part["threads"]]),
+             md.heading(2, t("gmem_sec_formula")),
+             t("gmem_formula_intro"),
+             block(f"addr(bm, bk, t, v) = {form['address']}\n"
+                   f"                   = {form['closed']}\n"
+                   f"m(t, v) = {form['m']}\nk(t, v) = {form['k']}"),
+             md.table([t("gmem_hdr_axis"), t("gmem_hdr_extent"), t("gmem_hdr_coefficient"), t("gmem_hdr_m"),
+                       t("gmem_hdr_k")], [[Raw(code(c, cell=True)) for c in row] for row in form["axes"]]),
+             md.heading(2, t("gmem_sec_checks")),
+             t("gmem_checks_intro")]
+    for c in checks:
+        line = t("gmem_check", claim=t("gmem_claim_" + c["claim"], bm=code(BM), bk=code(BK)),
+                 verdict=t("verdict_" + c["verdict"]) if t.has("verdict_" + c["verdict"])
+                 else t("gmem_verdict_" + c["verdict"]), method=md.esc(c["method"]))
+        if c["verdict"] in ("refuted", "differs"):
+            w = ", ".join(f"{k}={v}" for k, v in c.get("witness", {}).items())
+            line += " " + t("gmem_counterexample", witness=code(w or "-"), coordinate=code(c.get("coordinate", "")),
+                            values=code(" != ".join(str(v) for v in c.get("values", []))))
+        parts.append(line)
+        if c["claim"] == "static_tv":
+            parts.append(block(f"CuTe, static {BM}x{BK} column-major tile: {c['reference']}"))
+    parts.append(t("gmem_conclusion", bm=code(BM), bk=code(BK)))
+    return md.join(parts)
