@@ -15,6 +15,8 @@ operations recorded here); the report only formats.
   catalogued MMA atom's A/B/C TV layouts.
 - :func:`derive_gmem`: a parametric (M, K) global tensor through ``local_tile``
   and ``partition_A``: every (thread, value)'s address for all M and K.
+- :func:`derive_swizzle`: a swizzled smem tile: formula, bit table, GF(2)
+  bijection proof, and the rows that share a bank with and without the swizzle.
 
 ``derive expr`` (any expression, step by step) is the expression language's own
 recipe, :func:`symcute.expr.derive_expr`: it sits above this package because it
@@ -31,8 +33,10 @@ from .steps import (
     ENUMERATE_LIMIT, OPERANDS, add_evaluation, add_formula, add_proof, add_table, coordinate_terms, cute,
     distinct_values, image, last_node, mode_terms,
 )
+from .swizzle import derive_swizzle
 from .tv import derive_tv
 
-__all__ = ["SEED", "derive_retile", "derive_tv", "derive_catalog", "derive_gmem", "OPERANDS", "ENUMERATE_LIMIT",
+__all__ = ["SEED", "derive_retile", "derive_tv", "derive_catalog", "derive_gmem", "derive_swizzle", "OPERANDS",
+           "ENUMERATE_LIMIT",
            "add_evaluation", "add_formula", "add_proof", "add_table", "coordinate_terms", "cute",
            "distinct_values", "image", "last_node", "mode_terms"]

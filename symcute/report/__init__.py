@@ -32,6 +32,8 @@ def markdown(derivation, lang: str = "en") -> str:
         from .catalog import render
     elif recipe == "gmem":
         from .gmem import render
+    elif recipe == "swizzle":
+        from .swizzle import render
     else:
         from .generic import render
     try:

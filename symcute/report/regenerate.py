@@ -28,6 +28,12 @@ PROOFS = [
     ("catalog_inverses.en.md", "derive_catalog", {}, "en"),
     ("gmem_sm80_16x8x16_2x2x1_A.en.md", "derive_gmem", {}, "en"),
     ("gmem_sm80_16x8x16_2x2x1_A.zh.md", "derive_gmem", {}, "zh"),
+    ("swizzle_sw343_8x64.en.md", "derive_swizzle", {"layout": "Sw<3,4,3> o 0 o (8,64):(64,1)", "names": ("r", "c")},
+     "en"),
+    ("swizzle_sw343_8x64.zh.md", "derive_swizzle", {"layout": "Sw<3,4,3> o 0 o (8,64):(64,1)", "names": ("r", "c")},
+     "zh"),
+    ("swizzle_sw333_8x64.en.md", "derive_swizzle", {"layout": "Sw<3,3,3> o 0 o (8,64):(64,1)", "names": ("r", "c")},
+     "en"),
 ]
 
 

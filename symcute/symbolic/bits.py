@@ -306,10 +306,10 @@ def _layout_on_integers(layout: Layout, n_bits: int):
         width = n_bits - j if last else _width(s)
         width = min(width, n_bits - j)
         cols += _digit_columns(f"mode {k}", 1 << width if width else 1, d, layout)
-        names += [Bit(f"index bit {j + p}", f"mode {k}", p) for p in range(width)]
+        names += [Bit(f"q{j + p}", f"mode {k}", p) for p in range(width)]
         j += width
         w *= s
     cols += [0] * (n_bits - len(cols))
-    names += [Bit(f"index bit {p}", "", p) for p in range(len(names), n_bits)]
+    names += [Bit(f"q{p}", "", p) for p in range(len(names), n_bits)]
     _check_disjoint(names, cols, layout)
     return F2Matrix(tuple(cols), max([0] + [c.bit_length() for c in cols])), 0

@@ -88,7 +88,8 @@ def _prove_equal(lhs, rhs, n: int, statement: str, limit, labels, names=None) ->
             raise NotLinear("the two sides' digits have no common refinement")
     except NotLinear as e:
         return _unless_f2(prover_f2.equal(lhs, rhs, n, statement, labels),
-                          lambda: _exhaustive_equal(lhs, rhs, n, statement, str(e), limit, labels, names))
+                          lambda: _exhaustive_equal(lhs, rhs, n, statement, prover_f2.why_not(str(e), (lhs, rhs), n),
+                                                    limit, labels, names))
     cert = _equality_certificate(rows, labels)
     diffs = [r for r in rows if r.lhs != r.rhs]
     if not diffs:
@@ -257,7 +258,7 @@ def is_injective(L, limit: int | None = None) -> Proof:
         digits = linearize(L, n)
     except NotLinear as e:
         return _unless_f2(prover_f2.injective(L, n, statement),
-                          lambda: _exhaustive_injective(L, n, statement, str(e), limit))
+                          lambda: _exhaustive_injective(L, n, statement, prover_f2.why_not(str(e), (L,), n), limit))
     for d in digits:
         if d.coef == 0:
             return _collision(L, statement, 0, d.weight, f"digit {d.name} (extent {d.extent}) has stride 0: "
@@ -333,7 +334,8 @@ def is_surjective(L, n: int, limit: int | None = None) -> Proof:
         digits = linearize(L, size)
     except NotLinear as e:
         return _unless_f2(prover_f2.surjective(L, size, n, statement, limit),
-                          lambda: _exhaustive_surjective(L, size, n, statement, str(e), limit))
+                          lambda: _exhaustive_surjective(L, size, n, statement,
+                                                         prover_f2.why_not(str(e), (L,), size), limit))
     order = sorted((d for d in digits if d.coef > 0), key=lambda d: d.coef)
     covered, rows, gap = 0, [], None
     for d in order:

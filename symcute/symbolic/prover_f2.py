@@ -41,6 +41,19 @@ def index_map(term, k: int):
     return integer_map(layout_of(term), k)
 
 
+def why_not(why: str, terms, n: int) -> str:
+    """``why`` (the refinement's reason) with the reason the GF(2) back-end did not decide either."""
+    k = _log2(n)
+    if k is None:
+        k = max(n - 1, 0).bit_length()
+    for term in terms:
+        try:
+            index_map(term, k)
+        except NotF2Linear as e:
+            return f"{why}; no GF(2) view either: {e}"
+    return why if _log2(n) is not None else f"{why}; no GF(2) view of a domain of {n} inputs (not a power of two)"
+
+
 def _log2(n: int):
     return n.bit_length() - 1 if n > 0 and n & (n - 1) == 0 else None
 

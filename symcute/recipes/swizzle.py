@@ -1,0 +1,81 @@
+"""A swizzled shared-memory tile, end to end: its formula, bit table, bijection proof and bank collisions.
+
+For ``Sw<B,M,S> o O o L`` with named sub-axes the recipe records
+
+- the formula (``(64*r + c) ^ ((r >> 1) << 4)``) and the bit table (each
+  offset bit as the XOR of named input bits), with and without the swizzle;
+- the prover's bijectivity proof of both (GF(2) for the swizzled one);
+- the bank each row's element of one column falls into, for elements of
+  ``element_bits``: shared memory has 32 banks of 4 bytes, so the bank is bits
+  ``[2, 7)`` of the byte address.  Over GF(2) the bank of the column's elements
+  is a linear map of the row bits; its kernel is exactly the set of row
+  differences that collide (rows ``r`` and ``r ^ v`` share a bank for every
+  kernel vector ``v``).  Every collision is re-evaluated with core.
+
+All numbers come from core evaluation and :mod:`symcute.symbolic`.
+"""
+
+from __future__ import annotations
+
+from .. import symbolic as sym
+from ..core.parse import parse_layout
+from ..errors import SymcuteError
+from ..symbolic.bits import bit_layout
+from ..symbolic.f2 import F2Matrix, bit_positions
+from ..trace.derivation import Derivation
+from .steps import add_proof, add_table
+
+BANK_BITS = (2, 7)   # 32 banks x 4 bytes: bank = (byte address >> 2) % 32
+
+
+def derive_swizzle(layout="Sw<3,4,3> o 0 o (8,64):(64,1)", names=("r", "c"), element_bits: int = 16,
+                   column: int = 0) -> Derivation:
+    """The tile ``layout`` (a ComposedLayout or its notation) named ``names``; rows are mode 0, columns mode 1.
+
+    @pre layout is ``Sw o O o L`` with a rank-2 ``L`` whose offsets are F2-linear (power-of-two strides)
+    """
+    L = parse_layout(layout) if isinstance(layout, str) else layout
+    if not hasattr(L, "inner") or getattr(L.inner, "rank", 0) != 2:
+        raise SymcuteError(f"derive_swizzle: {layout} is not a swizzled rank-2 layout Sw o O o (rows, columns)")
+    if element_bits not in (8, 16, 32, 64):
+        raise SymcuteError(f"derive_swizzle: element_bits must be 8, 16, 32 or 64, got {element_bits}")
+    d = Derivation(f"The swizzled tile {L}", recipe="swizzle", layout=str(L), names=list(names),
+                   element_bits=element_bits)
+    f = sym.formula(L, names)
+    plain = sym.formula(L.inner, names)
+    add_table(d, "swizzle_formula", layout=str(L), inner=str(L.inner), swizzle=str(L.outer), text=str(f),
+              latex=f.latex(), plain_text=str(plain), axes=[[a.name, a.extent, a.stride, a.weight] for a in f.axes],
+              bits=[list(r) for r in f.table().rows], bit_names=[b.name for b in f.bits.inputs], plain_bits=[list(r) for r in bit_layout(plain).table().rows])
+    for term, label in ((f, "L"), (plain, "L_plain")):
+        p = sym.is_bijective(term)
+        add_proof(d, "is_bijective", p, {}, [str(term.layout)], "bijective", term.size(), term.size())
+    add_table(d, "swizzle_banks", element_bits=element_bits, column=column,
+              swizzled=_banks(L, names, element_bits, column), plain=_banks(L.inner, names, element_bits, column))
+    return d
+
+
+def _banks(layout, names, element_bits: int, column: int) -> dict:
+    """The bank of element (r, column) for every row r, and the colliding row pairs from the GF(2) kernel."""
+    rows = layout.shape[0] if isinstance(layout.shape[0], int) else None
+    if rows is None or rows & (rows - 1):
+        raise SymcuteError(f"derive_swizzle: the row mode of {layout} must be one power-of-two extent")
+    bits = bit_layout(layout, names)
+    row_bits = [j for j, b in enumerate(bits.inputs) if b.axis == names[0]]
+    shift = (element_bits // 8).bit_length() - 1          # element offset -> byte address: << log2(bytes)
+    lo, hi = BANK_BITS
+    def bank_of_offset_bits(v: int) -> int:
+        return ((v << shift) >> lo) & ((1 << (hi - lo)) - 1)
+    # the bank of row bits x (column fixed) is bank(M x ^ M c ^ const): linear in x, plus a constant
+    A = F2Matrix(tuple(bank_of_offset_bits(bits.matrix.columns[j]) for j in row_bits), hi - lo)
+    kernel = list(A.kernel())   # over the row bits, low first: a kernel vector is a row difference
+    span = {0}
+    for v in kernel:
+        span |= {s ^ v for s in span}
+    pairs = sorted({(min(r, r ^ v), max(r, r ^ v)) for r in range(rows) for v in span if v})
+    banks = [((layout(r, column) * element_bits // 8) >> lo) % 32 for r in range(rows)]
+    for a, b in pairs:   # every kernel collision is a real one (core evaluation)
+        if banks[a] != banks[b]:
+            raise AssertionError(f"derive_swizzle: rows {a} and {b} do not share a bank")
+    distinct = len(set(banks))
+    return {"banks": banks, "kernel": [[bits.inputs[row_bits[k]].name for k in bit_positions(v)] for v in kernel],
+            "pairs": [list(p) for p in pairs], "ways": rows // distinct, "distinct": distinct}
