@@ -70,6 +70,7 @@ class MMAAtom:
     arch: str = ""
     frg_type_a: str | None = None
     frg_type_b: str | None = None
+    frg_type_c: str | None = None   # UMMA: the TMEM fragment type of the accumulator
     defects: tuple = field(default=())
     extra_layouts: tuple = field(default=())   # (("ELayout", L), ("SFALayout", L), ...): sparse / block-scaled traits
 

@@ -26,6 +26,7 @@ from ..core import sizeof_bits
 from ..errors import LayoutError
 from .mma_atom import MMAAtom
 from .spelling import Spelled, last_component, type_name
+from .tmem import DUPLICATED, NON_INTERLEAVED, frg_text
 
 HEADER = "cute/atom/mma_traits_sm100.hpp"
 ARCH_HEADER = "cute/arch/mma_sm100_umma.hpp"
@@ -435,11 +436,16 @@ def instantiate(fam: Family, args: tuple, spelled: str) -> MMAAtom:
     va = f"sparse_elem<2,{a['a_type']}>" if fam.sparse else a["a_type"]
     if fam.sparse and fam.kind == "mxf4nvf4":
         va = "sparse_elem<4,uint8_t>"
-    frg_a = ("UMMA::sparse_smem_desc" if fam.sparse else "UMMA::smem_desc") + f"<UMMA::Major::{a['a_major']}>" \
-        if fam.source == "SS" else f"UMMA::tmem_frg_{fam.cta}sm<{a['a_type']}>"
+    # the fragment types of the traits: A/B by shared-memory descriptor, or A in TMEM (_TS); C always in TMEM
+    if fam.source == "SS":
+        frg_a = ("UMMA::sparse_smem_desc" if fam.sparse else "UMMA::smem_desc") + f"<UMMA::Major::{a['a_major']}>"
+    else:
+        frg_a = frg_text(a["a_type"], fam.cta, a["a_type"], NON_INTERLEAVED if fam.cta == 1 else DUPLICATED)
+    frg_c = frg_text(a["c_type"], 1, "int32_t", NON_INTERLEAVED) if fam.source == "TS" and fam.cta == 1 \
+        else frg_text(a["c_type"], fam.cta)
     atom = MMAAtom(name, (a["M"], a["N"], k), thr, la, lb, lc, a["c_type"], va, a["b_type"], a["c_type"],
                    header=HEADER, ptx=fam.ptx, arch=fam.arch, frg_type_a=frg_a,
-                   frg_type_b=f"UMMA::smem_desc<UMMA::Major::{a['b_major']}>")
+                   frg_type_b=f"UMMA::smem_desc<UMMA::Major::{a['b_major']}>", frg_type_c=frg_c)
     _CACHE[name] = atom
     return atom
 

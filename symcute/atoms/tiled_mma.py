@@ -20,6 +20,7 @@ from ..core.hook import note, traced
 from ..core.fragment import make_fragment_like, repeat_underscore
 from .mma_atom import MMAAtom
 from .mma_lookup import mma_atom
+from .tmem import parse_frg as tmem_parse_frg, tmem_frg
 
 
 def _as_layout(x, where: str, expected: str) -> Layout:
@@ -317,9 +318,12 @@ class ThrMMA:
             raise LayoutError(f"{where}: expected a partitioned tensor of rank >= 3 (V,M,K), got {part}")
         if size(part[0]) != size(atom.layout(op)[1]):
             raise LayoutError(f"{where}: size<0>({part}) != size<1>(Layout{op}_TV {atom.layout(op)})")
+        frg = {"A": atom.frg_type_a, "B": atom.frg_type_b, "C": atom.frg_type_c}[op]
+        tmem = tmem_parse_frg(frg)
+        if tmem is not None:   # UMMA: accumulators (and a _TS A) are allocated in tensor memory
+            return tmem_frg(*tmem, part.shape)
         if op == "C":   # accumulators never follow the input's layout
             return make_layout(part.shape)
-        frg = atom.frg_type_a if op == "A" else atom.frg_type_b
         if frg is not None:
             raise SymcuteError(f"{where}: {atom.name} reads {op} from shared memory through {frg}; its fragment "
                                f"is a descriptor tensor, not a register layout (use partition_{op})")

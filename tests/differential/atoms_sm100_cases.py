@@ -222,3 +222,140 @@ def catalog_counts() -> dict:
     return {"umma_families": len(umma.FAMILIES), "sm120_families": len(sm120.FAMILIES),
             "sparse_gmma": len(sparse.all_base_names()), "sm100_copy": len(SM100_COPY_ROWS),
             "fixed_copy": len(FIXED)}
+
+
+# --- TiledMMA over the new atoms, UMMA fragments in TMEM, make_tmem_copy ------------------------------------
+
+TILED_ATOMS = [
+    "SM100_MMA_F16BF16_SS<half_t,half_t,float,128,256,UMMA::Major::K,UMMA::Major::K>",
+    "SM100_MMA_F16BF16_SS<half_t,half_t,float,64,64,UMMA::Major::MN,UMMA::Major::K>",
+    "SM100_MMA_TF32_2x1SM_SS<tfloat32_t,tfloat32_t,float,256,128,UMMA::Major::K,UMMA::Major::K>",
+    "SM100_MMA_F16BF16_2x1SM_TS<half_t,half_t,float,128,64,UMMA::Major::K,UMMA::Major::K>",
+    "SM100_MMA_S8_TS<int8_t,int8_t,int32_t,64,64,UMMA::Major::K,UMMA::Major::MN>",
+    "MMA_Traits<SM100_MMA_F8F6F4_SS,float_e4m3_t,float_e2m1_t,float,C<128>,C<128>,"
+    "integral_constant<UMMA::Major,UMMA::Major::K>,integral_constant<UMMA::Major,UMMA::Major::K>,"
+    "integral_constant<UMMA::ScaleIn,UMMA::ScaleIn::One>,integral_constant<UMMA::ScaleIn,UMMA::ScaleIn::One>>",
+    "SM100_MMA_MXF4_SS<float_e2m1_t,float_e2m1_t,float,float_ue8m0_t,128,64,32,UMMA::Major::K,UMMA::Major::K>",
+    "SM90::GMMA::SPARSE::GMMA_64x64x32_F16F16F16_SS<GMMA::Major::K,GMMA::Major::K>",
+    "SM90::GMMA::SPARSE::GMMA_64x32x64_S32S8S8_RS_TN<>",
+    "SM120_16x8x32_TN<float_e4m3_t,float_e4m3_t,float>",
+    "SM120::BLOCKSCALED::SM120_16x8x64_TN_VS<float_e2m1_t,float_e2m1_t,float,float_ue8m0_t,32>",
+    "SM120::SPARSE::SM120_SPARSE_16x8x64_TN<float_e4m3_t,float_e4m3_t,float>",
+]
+
+
+def _expr_name(name: str) -> str:
+    """The C++ object make_tiled_mma takes: the op, or MMA_Atom<MMA_Traits<...>> for the traits-argument form."""
+    return f"MMA_Atom<{name}>" if name.startswith("MMA_Traits<") else name
+
+
+def tiled_cases(large: bool) -> list:
+    from symcute.core import Layout, _
+    from .atoms_cases import tiled_mma_case
+    out = []
+    for name in TILED_ATOMS:
+        a = sc.mma_atom(name)
+        m, n, k = a.shape_mnk
+        lays = [(1, 1, 1), (2, 1, 1), (1, 2, 1)] + ([(2, 2, 1)] if large else [])
+        for i, lay in enumerate(lays):
+            perms = [None, (2 * m * lay[0], n * lay[1], k)]
+            if large:
+                perms.append((Layout((2, m * lay[0]), (m * lay[0], 1)), _, _))
+            else:   # CI: one permutation per atom layout, alternating
+                perms = [perms[(i + len(name)) % 2]]
+            for p in perms:
+                c = tiled_mma_case(_expr_name(name), lay, p, "tiled_new")
+                out.append(Case(c.key, c.op, c.text, c.cpp, _compute_with(name, lay, p)))
+    return out
+
+
+def _compute_with(name, lay, p):
+    from .atoms_cases import joined as j
+
+    def compute():
+        m = sc.make_tiled_mma(name, lay, p)
+        return j(m.get_layoutA_TV(), m.get_layoutB_TV(), m.get_layoutC_TV(), m.tile_size(0), m.tile_size(1),
+                 m.tile_size(2), m.get_thr_layout_vmnk())
+    return compute
+
+
+def fragment_cases(large: bool) -> list:
+    """partition_A/C, partition_fragment_C (TMEM for UMMA) and partition_fragment_A (TMEM for _TS, registers for
+    SM120; a shared-memory descriptor for SS, which both refuse on a register tensor)."""
+    out = []
+    for name in TILED_ATOMS:
+        a = sc.mma_atom(name)
+        m, n, k = a.shape_mnk
+        thrs = sorted({0, a.thr_id.size() - 1, 5 % a.thr_id.size()}) if large else sorted({0, a.thr_id.size() - 1})
+        for scale in ((1, 2) if large else (2,)):
+            sc_shape, sa_shape = (m * scale, n * scale), (m * scale, k * 2)
+            for thr in thrs:
+                expr = (f"make_tiled_mma({_expr_name(name)}{{}})")
+
+                def t(s, ty="float"):
+                    return f"make_tensor<{ty}>(Shape<Int<{s[0]}>,Int<{s[1]}>>{{}})"
+                cpp = (f"auto mma = {expr}; auto thr = mma.get_slice({thr}); "
+                       + sep_prints(f"thr.partition_C({t(sc_shape)}).layout()",
+                                    f"thr.partition_fragment_C({t(sc_shape)}).layout()",
+                                    f"thr.partition_A({t(sa_shape)}).layout()"))
+
+                def compute(name=name, thr=thr, sc_shape=sc_shape, sa_shape=sa_shape):
+                    s = sc.make_tiled_mma(name).get_slice(thr)
+                    return joined(s.partition_C(sc_shape), s.partition_fragment_C(sc_shape), s.partition_A(sa_shape))
+                out.append(Case(f"fragment_new#{name}#{thr}#{scale}", "fragment_new",
+                                f"make_tiled_mma({name!r}).get_slice({thr}).partition_fragment_C({sc_shape})",
+                                cpp, compute))
+                vt = a.val_type_a if not (a.val_type_a or "").startswith("sparse") else "uint8_t"
+                if "uint4" in str(vt) or "e2m1" in str(vt):
+                    continue
+                cpp = (f"auto mma = {expr}; auto thr = mma.get_slice({thr}); "
+                       f"print(thr.partition_fragment_A({t(sa_shape, vt)}).layout());")
+
+                def compute_a(name=name, thr=thr, sa_shape=sa_shape):
+                    return str(sc.make_tiled_mma(name).get_slice(thr).partition_fragment_A(sa_shape))
+                out.append(Case(f"fragment_new_A#{name}#{thr}#{scale}", "fragment_new",
+                                f"make_tiled_mma({name!r}).get_slice({thr}).partition_fragment_A({sa_shape})",
+                                cpp, compute_a))
+    return out
+
+
+def tmem_copy_cases(large: bool) -> list:
+    """make_tmem_copy over TMEM tensors (plain (lanes, columns) layouts and UMMA accumulator allocations)."""
+    from symcute.atoms.tmem import tmem_dp
+    from symcute.core import Layout
+    loads = [r[0] for r in SM100_COPY_ROWS if r[0].startswith(("SM100_TMEM_LOAD", "SM100_TMEM_STORE"))]
+    picks = loads if large else [n for i, n in enumerate(loads) if i % 9 == 0] + [
+        "SM100_TMEM_LOAD_32dp32b32x", "SM100_TMEM_LOAD_16dp256b1x", "SM100_TMEM_LOAD_16dp32b16x",
+        "SM100_TMEM_STORE_32dp32b8x"]
+    out = []
+    seen = set()
+    for name in picks:
+        if name in seen:
+            continue
+        seen.add(name)
+        for vt, cols in (("float", 256), ("half_t", 256)):
+            if vt == "half_t" and not name.endswith("_16b") and not large:
+                continue
+            tm = Layout((128, cols), (tmem_dp(vt), 1))
+            tmem = (f"make_tensor(make_tmem_ptr<{vt}>(0), Layout<Shape<_128,Int<{cols}>>,"
+                    f"Stride<Int<{tmem_dp(vt)}>,_1>>{{}})")
+            cpp = (f"auto tmem = {tmem}; auto tc = make_tmem_copy({name}{{}}, tmem); "
+                   f"auto reg = make_tensor<{vt}>(Shape<_128,Int<{cols}>>{{}}); "
+                   + sep_prints("typename decltype(tc)::TiledLayout_TV{}", "typename decltype(tc)::Tiler_MN{}",
+                                "tc.get_slice(37).partition_S(tmem).layout()",
+                                "tc.get_slice(37).partition_D(reg).layout()"))
+
+            def compute(name=name, vt=vt, tm=tm, cols=cols):
+                from symcute.atoms.tmem import make_tmem_copy
+                tc = make_tmem_copy(name, tm, vt)
+                s = tc.get_slice(37)
+                return joined(tc.layout_tv, _tiler_text(tc.tiler_mn), s.partition_S(tm), s.partition_D((128, cols)))
+            out.append(Case(f"tmem_copy#{name}#{vt}#{cols}", "tmem_copy",
+                            f"make_tmem_copy({name!r}, {str(tm)!r}, {vt!r})", cpp, compute))
+    return out
+
+
+def _tiler_text(tiler) -> str:
+    if isinstance(tiler, tuple):
+        return "(" + ",".join(str(x) for x in tiler) + ")"
+    return str(tiler)

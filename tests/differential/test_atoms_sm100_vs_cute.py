@@ -15,7 +15,8 @@ import pytest
 
 from .atoms_cpp import PREAMBLE
 from .atoms_sm100_cases import (
-    ffma2_cases, sm100_copy_cases, sm120_cases, sparse_gmma_cases, tma_cases, umma_cases, umma_refusal_cases,
+    ffma2_cases, fragment_cases, sm100_copy_cases, sm120_cases, sparse_gmma_cases, tiled_cases, tma_cases,
+    tmem_copy_cases, umma_cases, umma_refusal_cases,
 )
 from .harness import compare, large, oracle_or_skip
 
@@ -27,6 +28,7 @@ def all_cases():
     big = large()
     cases = umma_cases(big) + umma_refusal_cases() + ffma2_cases() + sm120_cases(big)
     cases += sparse_gmma_cases(big) + sm100_copy_cases(big) + tma_cases()
+    cases += tiled_cases(big) + fragment_cases(big) + tmem_copy_cases(big)
     unique = {}
     for c in cases:   # a refusal or an axis sample may coincide with an (M, N) sample: keep one
         unique.setdefault(c.key, c)
@@ -41,7 +43,8 @@ def verdicts():
     return cases, results, compare(cases, results, str, "atoms_sm100")
 
 
-OPS = ["umma_traits", "sm120_traits", "sparse_gmma_traits", "sm100_copy_traits", "tma_traits"]
+OPS = ["umma_traits", "sm120_traits", "sparse_gmma_traits", "sm100_copy_traits", "tma_traits", "tiled_new",
+       "fragment_new", "tmem_copy"]
 
 
 @pytest.mark.parametrize("op", OPS)
