@@ -12,10 +12,12 @@ from .tiled_copy import (
     make_tiled_copy_D, make_tiled_copy_S,
 )
 from .tiled_mma import ThrMMA, TiledMMA, make_tiled_mma
+from .tmem import make_cotiled_copy, make_tmem_copy, tmem_frg
 
 __all__ = ["MMAAtom", "UpstreamDefect", "UnknownAtom", "mma_atom", "mma_atoms",
            "ThrMMA", "TiledMMA", "make_tiled_mma", "CopyAtom", "copy_atom", "copy_atoms",
            "RetileSteps", "ThrCopy", "TiledCopy", "make_tiled_copy", "make_tiled_copy_A", "make_tiled_copy_B",
            "make_tiled_copy_C", "make_tiled_copy_D", "make_tiled_copy_S", "tv_names", "tile_names",
            "Finding", "LintReport", "lint_catalog", "lint_copy_atom", "lint_mma_atom",
-           "smem_layout_atom", "smem_layout_atom_bits", "smem_layout_atom_names"]
+           "smem_layout_atom", "smem_layout_atom_bits", "smem_layout_atom_names",
+           "make_cotiled_copy", "make_tmem_copy", "tmem_frg"]

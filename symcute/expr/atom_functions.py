@@ -28,6 +28,7 @@ from ..atoms.tiled_copy import (
     make_tiled_copy_D, make_tiled_copy_S,
 )
 from ..atoms.tiled_mma import ThrMMA, TiledMMA, make_tiled_mma
+from ..atoms.tmem import make_tmem_copy
 from ..core import Layout, Underscore, _
 from ..errors import LayoutError
 from .language import TypeName
@@ -148,6 +149,7 @@ _TABLE = {
     "make_tiled_copy_D": lambda c, t: make_tiled_copy_D(_as_copy_atom(c), t),
     "make_tiled_copy": lambda c, thr, val=None: make_tiled_copy(_as_copy_atom(c), _layout_arg(thr),
                                                                 None if val is None else _layout_arg(val)),
+    "make_tmem_copy": lambda c, tmem, t=None: make_tmem_copy(_as_copy_atom(c, t), _layout_arg(tmem)),
     "make_tensor": _make_tensor,
     "tile_size": _tile_size,
     "tile_shape": lambda m: m.tile_shape(),
