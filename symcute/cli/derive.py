@@ -8,6 +8,7 @@ seed's ``upcast<128*4>`` contrast) and prints the proof in English;
 - ``retile-d``: the seed's analysis for any MMA atom, atom layout, operand and copy atom;
 - ``expr``: any expression of the expression language, step by step;
 - ``tv``: the TV layouts of a TiledMMA with their right_inverse facts (GMMA atoms too);
+- ``bank``: bank conflicts of a TiledCopy over a smem layout (witness, certificate, fix);
 - ``catalog``: right_inverse / left_inverse facts of every catalogued MMA atom;
 - ``gmem``: a parametric (M, K) global A through ``local_tile`` and ``partition_A``: every address, all M and K.
 """
@@ -89,6 +90,18 @@ def register(sub) -> None:
     g.add_argument("--param", action="append", default=[], metavar="NAME:DIVISOR",
                    help="side condition on M or K (default M:BM, K:BK: full tiles); repeatable")
     _output_options(g, top=False)
+    b = whats.add_parser("bank", help="bank conflicts of a TiledCopy over a smem layout, every lane explained",
+                         description="Address and bank formulas over named sub-axes, the per-phase bank table, the "
+                                     "conflict witness, the exact totals (with an F2 certificate where it applies) "
+                                     "and the best swizzle.")
+    b.add_argument("--mma", default="SM80_16x8x16_F16F16F16F16_TN", help="MMA atom, as spelled in C++")
+    b.add_argument("--atom-layout", default="2,2,1", metavar="M,N,K", help="atom layout shape (default 2,2,1)")
+    b.add_argument("--operand", default="A", type=str.upper, choices=("A", "B", "C"), help="operand (default A)")
+    b.add_argument("--copy-atom", default="SM75_U32x4_LDSM_N", help="copy atom, as spelled in C++")
+    b.add_argument("--value-type", default="half_t", help="value type (default half_t)")
+    b.add_argument("--smem", default="(32,64):(64,1)", help="smem layout (CuTe notation or GMMA::Layout_*_Atom[@MxN])")
+    b.add_argument("--side", type=str.upper, choices=("S", "D"), help="the shared-memory side (default: the atom's)")
+    _output_options(b, top=False)
 
     c = whats.add_parser("catalog", help="right_inverse / left_inverse facts of every catalogued MMA atom")
     c.add_argument("--filter", metavar="TEXT", help="only atoms whose name or PTX contains TEXT")
@@ -142,6 +155,9 @@ def derivation_for(args):
         return derive_expr(args.expr, parse_lets(args.let), _names(args.name))
     if args.what == "gmem":
         return recipes.derive_gmem(args.mma, args.atom_layout, _tile(args.tile), _side_conditions(args.param))
+    if args.what == "bank":
+        return recipes.derive_bank(args.mma, args.atom_layout, args.operand, args.copy_atom, args.value_type,
+                                   args.smem, side=args.side)
     if args.what == "tv":
         return recipes.derive_tv(args.mma, args.atom_layout, tuple(args.operand or ("A", "B", "C")))
     return recipes.derive_catalog(args.filter, args.arch)

@@ -11,6 +11,8 @@ operations recorded here); the report only formats.
   ``right_inverse``, ``with_shape``, ``upcast<TiledNumThr*V>``, ``retile``.
 - :func:`derive_tv`: the TV layouts of a TiledMMA with their right_inverse facts
   (for atoms without an LDSM-style tiled copy, such as SM90 GMMA).
+- :func:`derive_bank`: bank conflicts of a TiledCopy's shared-memory side over a smem
+  layout: address and bank formulas over named sub-axes, per-phase table, witness, fix.
 - :func:`derive_catalog`: right_inverse / left_inverse facts of every
   catalogued MMA atom's A/B/C TV layouts.
 - :func:`derive_gmem`: a parametric (M, K) global tensor through ``local_tile``
@@ -26,6 +28,7 @@ Step details are JSON-native (ints, strings, lists, dicts), so a derivation
 re-imported with ``Derivation.from_json`` renders the same report.
 """
 
+from .bank import BANK_SEED, derive_bank
 from .catalog import derive_catalog
 from .gmem import derive_gmem
 from .retile import SEED, derive_retile
@@ -36,7 +39,7 @@ from .steps import (
 from .swizzle import derive_swizzle
 from .tv import derive_tv
 
-__all__ = ["SEED", "derive_retile", "derive_tv", "derive_catalog", "derive_gmem", "derive_swizzle", "OPERANDS",
+__all__ = ["SEED", "derive_retile", "BANK_SEED", "derive_bank", "derive_tv", "derive_catalog", "derive_gmem", "derive_swizzle", "OPERANDS",
            "ENUMERATE_LIMIT",
            "add_evaluation", "add_formula", "add_proof", "add_table", "coordinate_terms", "cute",
            "distinct_values", "image", "last_node", "mode_terms"]

@@ -34,6 +34,8 @@ def markdown(derivation, lang: str = "en") -> str:
         from .gmem import render
     elif recipe == "swizzle":
         from .swizzle import render
+    elif recipe == "bank":
+        from .bank import render
     else:
         from .generic import render
     try:

@@ -10,7 +10,10 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-# (file name, recipe, keyword arguments, language)
+_GMMA_BANK = {"mma": "SM90_64x64x16_F16F16F16_RS<GMMA::Major::K,GMMA::Major::K>", "atom_layout": (1, 1, 1),
+              "smem": "GMMA::Layout_K_SW128_Atom@64x64"}
+
+# (file name, recipe, keyword arguments, language; "svg": the recipe's lanes-vs-banks picture)
 PROOFS = [
     ("seed.en.md", "derive_retile", "SEED", "en"),
     ("seed.zh.md", "derive_retile", "SEED", "zh"),
@@ -34,6 +37,15 @@ PROOFS = [
      "zh"),
     ("swizzle_sw333_8x64.en.md", "derive_swizzle", {"layout": "Sw<3,3,3> o 0 o (8,64):(64,1)", "names": ("r", "c")},
      "en"),
+    # bank conflicts: the unswizzled SM80 ldmatrix read, the same with CuTe's swizzle, an SM90 GMMA smem tile
+    ("bank_sm80_ldsm_unswizzled.en.md", "derive_bank", {"smem": "(32,64):(64,1)"}, "en"),
+    ("bank_sm80_ldsm_unswizzled.zh.md", "derive_bank", {"smem": "(32,64):(64,1)"}, "zh"),
+    ("bank_sm80_ldsm_unswizzled.svg", "derive_bank", {"smem": "(32,64):(64,1)"}, "svg"),
+    ("bank_sm80_ldsm_sw333.en.md", "derive_bank", {"smem": "Sw<3,3,3> o 0 o (32,64):(64,1)"}, "en"),
+    ("bank_sm80_ldsm_sw333.zh.md", "derive_bank", {"smem": "Sw<3,3,3> o 0 o (32,64):(64,1)"}, "zh"),
+    ("bank_sm80_ldsm_sw333.svg", "derive_bank", {"smem": "Sw<3,3,3> o 0 o (32,64):(64,1)"}, "svg"),
+    ("bank_sm90_gmma_k_sw128.en.md", "derive_bank", _GMMA_BANK, "en"),
+    ("bank_sm90_gmma_k_sw128.zh.md", "derive_bank", _GMMA_BANK, "zh"),
 ]
 
 
@@ -47,7 +59,11 @@ def documents():
         key = (recipe, repr(sorted(kw.items())))
         if key not in cache:
             cache[key] = getattr(recipes, recipe)(**kw)
-        yield name, markdown(cache[key], lang)
+        if lang == "svg":
+            from .bank import picture
+            yield name, picture(cache[key])
+        else:
+            yield name, markdown(cache[key], lang)
 
 
 def regenerate(folder) -> list:

@@ -415,3 +415,67 @@ TEXT = {
     "sw_banks_plain": "Without the swizzle the kernel is spanned by {kernel}: the rows fall into {distinct} bank(s), a {ways}-way conflict.",
     "sw_banks_swizzled": "With the swizzle the kernel is spanned by {kernel}: the rows fall into {distinct} banks ({ways}-way); the rows that still collide: {pairs} (each pair re-evaluated with symcute.core).",
 }
+
+# --- the bank recipe (symcute.recipes.bank, symcute.report.bank) ----------------------------------------
+TEXT.update({
+    "bank_title": "Bank conflicts of {atom} for operand {op} of {mma} over {smem}",
+    "bank_intro": "Each lane's shared-memory address is `smem_layout(tv_layout(t, v))` times the element size. "
+                  "Shared memory has 32 banks of 4 bytes (bank = bits 2..6 of the byte address); the lanes served "
+                  "together (a phase) need as many wavefronts as the largest number of distinct 4-byte words one "
+                  "bank must deliver (the same word is a broadcast). Every lane of every instruction is evaluated; "
+                  "the rules and their sources are in docs/memory.md, each confirmed on an H200.",
+    "bank_sec_config": "The copy",
+    "bank_config": "Copy atom {atom} ({ptx}, {header}) with values of type {vt} ({bits} bits). The shared-memory side "
+                   "is {side} = {tv}, with named sub-axes {names}: {threads} threads, i.e. {warps} warps, each issuing "
+                   "{per_warp} instructions.",
+    "bank_instruction": "Instruction: {instr}; each lane address covers {bytes} bytes; {active} lanes give addresses, "
+                        "served in {phases} phases of {lanes} lanes.",
+    "bank_sec_address": "Address and bank, over the named sub-axes",
+    "bank_formula": "The element offset of lane (t, v) in {smem}, as a formula of the TV layout's sub-axes:",
+    "bank_bits": "The bank bits as XORs of the sub-axes' bits (the map lane bits -> address bits is F2-linear here; "
+                 "`x_i` is bit i of sub-axis x):",
+    "bank_bits_none": "Bank bits as a formula: not shown ({why}).",
+    "bank_hdr_bank_bit": "bank bit",
+    "bank_hdr_xor": "= XOR of",
+    "bank_sec_phases": "The worst instruction, phase by phase (warp {warp}, instruction {k})",
+    "bank_phases_intro": "Per phase: the lanes, the wavefronts it needs, the ideal, and its busiest bank with the "
+                         "distinct words that bank serves.",
+    "bank_hdr_phase": "phase",
+    "bank_hdr_lanes": "lanes",
+    "bank_hdr_wavefronts": "wavefronts",
+    "bank_hdr_ideal": "ideal",
+    "bank_hdr_bank": "busiest bank",
+    "bank_hdr_words": "its words (byte address / 4)",
+    "bank_lane_banks": "The bank of each lane's first word:",
+    "bank_sec_witness": "Witness",
+    "bank_witness": "A {ways}-way conflict: in warp {warp}, instruction {k}, phase {phase}, bank {bank} must deliver "
+                    "these distinct words, one per wavefront:",
+    "bank_hdr_lane": "lane",
+    "bank_hdr_thread": "thread",
+    "bank_hdr_axes": "named sub-axes",
+    "bank_hdr_byte": "byte address",
+    "bank_hdr_word": "word",
+    "bank_witness_why": "These lanes differ only in {axes}: those sub-axes move the address by multiples of 128 bytes, which the bank bits (2..6) do not see.",
+    "bank_src_banks": "32 banks of 4 bytes; successive words in successive banks; one word to many lanes is a broadcast.",
+    "bank_src_ldsm": "Each 8x8 matrix is given by 8 row addresses of 16 bytes (lanes 8i..8i+7 for matrix i).",
+    "bank_src_ncu": "Wavefronts and bank conflicts per shared-memory instruction (the H200 counters the model is checked against).",
+    "bank_no_witness": "No conflict: in every phase each bank delivers at most one distinct word.",
+    "bank_sec_result": "Result",
+    "bank_result": "**{verdict}.** {wave} wavefronts over all {n} warp instructions against {ideal} ideal; worst bank "
+                   "multiplicity {ways}-way; {conflicts} conflicts (what Nsight Compute's "
+                   "`l1tex__data_bank_conflicts_pipe_lsu_mem_shared` counts). Method: {method}.",
+    "bank_method_exact": "exact count over every lane of every phase",
+    "bank_method_cert": "exact count over every lane of every phase, and an F2 kernel certificate for the worst phase",
+    "bank_free": "Conflict-free",
+    "bank_conflicting": "Conflicts",
+    "bank_certificate": "**Certificate.** In the worst phase the lane bits map to the byte-address offsets {images} "
+                        "(XOR-linear, checked on every lane). dim ker(bank map) = {kb}, dim ker(word map) = {kw}: "
+                        "each bank serves 2^({kb} - {kw}) = {w} distinct words.",
+    "bank_sec_fix": "The fix",
+    "bank_fix": "Every `Sw<B,M,S>` composed with the unswizzled tile {base} ({n} candidates, each analysed exactly "
+                "like the copy above) was tried: the best is {best} with {cost} wavefronts (ideal {ideal}). Optimal: "
+                "{optimal}. Next: {alts}.",
+    "bank_fix_current_ok": "The layout's own swizzle {current} is optimal.",
+    "bank_fix_current_not": "The layout's own swizzle {current} is not optimal.",
+    "bank_fix_skipped": "No synthesis here: {why}.",
+})

@@ -361,3 +361,60 @@ TEXT = {
     "sw_banks_plain": "无 swizzle 时核由 {kernel} 张成：各行落在 {distinct} 个 bank，{ways} 路冲突。",
     "sw_banks_swizzled": "有 swizzle 时核由 {kernel} 张成：各行落在 {distinct} 个 bank（{ways} 路）；仍冲突的行对：{pairs}（每对都用 symcute.core 重新求值）。",
 }
+
+# --- bank 配方（symcute.recipes.bank, symcute.report.bank） ------------------------------------------------
+TEXT.update({
+    "bank_title": "{mma} 的操作数 {op} 经 {atom} 访问 {smem} 的 bank 冲突",
+    "bank_intro": "每个 lane 的共享内存地址是 `smem_layout(tv_layout(t, v))` 乘以元素大小。共享内存有 32 个 4 字节的 "
+                  "bank（bank = 字节地址的第 2..6 位）；同时服务的一组 lane（一个 phase）需要的 wavefront 数，等于某个 "
+                  "bank 必须提供的不同 4 字节字的最大个数（同一个字为广播）。每条指令的每个 lane 都逐一求值；规则及其出处"
+                  "见 docs/memory.md，并均在 H200 上验证。",
+    "bank_sec_config": "拷贝",
+    "bank_config": "拷贝原子 {atom}（{ptx}，{header}），元素类型 {vt}（{bits} 位）。共享内存一侧为 {side} = {tv}，"
+                   "命名子轴 {names}：{threads} 个线程，即 {warps} 个 warp，每个发出 {per_warp} 条指令。",
+    "bank_instruction": "指令：{instr}；每个 lane 地址覆盖 {bytes} 字节；{active} 个 lane 提供地址，分 {phases} 个 phase，"
+                        "每个 phase {lanes} 个 lane。",
+    "bank_sec_address": "以命名子轴表示的地址与 bank",
+    "bank_formula": "lane (t, v) 在 {smem} 中的元素偏移，写成 TV 布局子轴的公式：",
+    "bank_bits": "bank 的各位写成子轴各位的异或（此处 lane 位到地址位的映射在 F2 上是线性的；`x_i` 表示子轴 x 的第 i 位）：",
+    "bank_bits_none": "bank 位的公式：不显示（{why}）。",
+    "bank_hdr_bank_bit": "bank 位",
+    "bank_hdr_xor": "= 异或",
+    "bank_sec_phases": "最差的指令，逐个 phase（warp {warp}，指令 {k}）",
+    "bank_phases_intro": "每个 phase：其 lane、所需 wavefront、理想值，以及最忙的 bank 和它要提供的不同字。",
+    "bank_hdr_phase": "phase",
+    "bank_hdr_lanes": "lane",
+    "bank_hdr_wavefronts": "wavefront",
+    "bank_hdr_ideal": "理想",
+    "bank_hdr_bank": "最忙 bank",
+    "bank_hdr_words": "其字（字节地址 / 4）",
+    "bank_lane_banks": "每个 lane 第一个字所在的 bank：",
+    "bank_sec_witness": "反例",
+    "bank_witness": "{ways} 路冲突：在 warp {warp}、指令 {k}、phase {phase} 中，bank {bank} 必须逐个 wavefront 提供"
+                    "以下不同的字：",
+    "bank_hdr_lane": "lane",
+    "bank_hdr_thread": "线程",
+    "bank_hdr_axes": "命名子轴",
+    "bank_hdr_byte": "字节地址",
+    "bank_hdr_word": "字",
+    "bank_witness_why": "这些 lane 只在 {axes} 上不同：这些子轴使地址改变 128 字节的整数倍，而 bank 位（第 2..6 位）看不到这种变化。",
+    "bank_src_banks": "32 个 4 字节的 bank；相邻的字位于相邻的 bank；同一个字给多个 lane 为广播。",
+    "bank_src_ldsm": "每个 8x8 矩阵由 8 个 16 字节行地址给出（矩阵 i 由 lane 8i..8i+7 提供）。",
+    "bank_src_ncu": "每条共享内存指令的 wavefront 与 bank 冲突（模型据以在 H200 上验证的计数器）。",
+    "bank_no_witness": "没有冲突：每个 phase 中每个 bank 至多提供一个不同的字。",
+    "bank_sec_result": "结果",
+    "bank_result": "**{verdict}。** 全部 {n} 条 warp 指令共 {wave} 个 wavefront，理想为 {ideal}；最差 bank 重数 {ways} 路；"
+                   "冲突 {conflicts} 个（即 Nsight Compute 的 `l1tex__data_bank_conflicts_pipe_lsu_mem_shared`）。方法：{method}。",
+    "bank_method_exact": "对每个 phase 的每个 lane 精确计数",
+    "bank_method_cert": "对每个 phase 的每个 lane 精确计数，并对最差的 phase 给出 F2 核证书",
+    "bank_free": "无冲突",
+    "bank_conflicting": "有冲突",
+    "bank_certificate": "**证书。** 在最差的 phase 中，lane 的各位映射到字节地址偏移 {images}（异或线性，已对每个 lane "
+                        "检查）。dim ker(bank 映射) = {kb}，dim ker(字映射) = {kw}：每个 bank 提供 2^({kb} - {kw}) = {w} 个不同的字。",
+    "bank_sec_fix": "修正",
+    "bank_fix": "对未 swizzle 的块 {base} 尝试了每个 `Sw<B,M,S>`（{n} 个候选，每个都像上面一样精确分析）：最佳为 {best}，"
+                "{cost} 个 wavefront（理想 {ideal}）。最优：{optimal}。其次：{alts}。",
+    "bank_fix_current_ok": "布局自带的 swizzle {current} 是最优的。",
+    "bank_fix_current_not": "布局自带的 swizzle {current} 不是最优的。",
+    "bank_fix_skipped": "此处不做综合：{why}。",
+})

@@ -1,0 +1,166 @@
+"""The bank-conflict recipe: one TiledCopy's shared-memory side over one smem layout, every lane explained.
+
+Records the TiledMMA / TiledCopy construction (CuTe's chain), then adds what
+a reader needs: the lane address as a formula over the TV layout's named
+sub-axes, the bank bits (address bits 2..6) as XORs of those sub-axes where
+the map is F2-linear, the per-phase bank table of the worst instruction, the
+witness (lanes, named sub-axes, bank, addresses), the exact totals with the
+method used, and the fix (the swizzle synthesis over the smem tile's
+unswizzled layout).  Every number is computed by ``symcute.memory``.
+"""
+
+from __future__ import annotations
+
+from ..core import ComposedLayout, Layout, composition
+from ..core import int_tuple as it
+from ..core.composed import SmemPtrFlag
+from ..errors import SymcuteError
+from ..trace.derivation import Derivation
+from .steps import _atom_layout, _jsonable, add_table, cute
+
+BANK_SEED = {"mma": "SM80_16x8x16_F16F16F16F16_TN", "atom_layout": (2, 2, 1), "operand": "A",
+             "copy_atom": "SM75_U32x4_LDSM_N", "value_type": "half_t", "smem": "(32,64):(64,1)"}
+
+
+def build_copy(mma, atom_layout, operand, copy_atom, value_type, permutations=None):
+    from ..atoms import copy_atom as lookup, make_tiled_copy_A, make_tiled_copy_B, make_tiled_copy_C, make_tiled_mma
+    op = str(operand).upper()
+    if op not in ("A", "B", "C"):
+        raise SymcuteError(f"operand must be A, B or C, got {operand!r}")
+    tiled = make_tiled_mma(mma, _atom_layout(atom_layout), permutations)
+    make = {"A": make_tiled_copy_A, "B": make_tiled_copy_B, "C": make_tiled_copy_C}[op]
+    return tiled, make(lookup(copy_atom, value_type), tiled)
+
+
+def resolve_smem(smem, value_type, tile):
+    """A smem layout from text: CuTe notation, or a layout atom ``GMMA::Layout_K_SW128_Atom[@MxN]`` tiled by
+    ``tile_to_shape`` to ``MxN`` (default: each mode the larger of the copy's tile and the atom)."""
+    from ..core import parse_layout, tile_to_shape
+    if isinstance(smem, (Layout, ComposedLayout)):
+        return smem
+    text = str(smem)
+    if text.startswith(("GMMA::", "UMMA::")):
+        from ..atoms.smem_layouts import smem_layout_atom
+        name, _, shape = text.partition("@")
+        atom = smem_layout_atom(name, value_type)
+        if shape:
+            try:
+                target = tuple(int(x) for x in shape.lower().split("x"))
+            except ValueError:
+                raise SymcuteError(f"smem {text!r}: the shape after @ must be MxN, e.g. @32x64") from None
+        else:
+            target = tuple(max(t, a) for t, a in zip(it.flatten_to_tuple(tile), it.product_each(atom.shape)))
+        return tile_to_shape(atom, target)
+    return parse_layout(text)
+
+
+def _base(smem):
+    """The unswizzled layout under a swizzle (the synthesis' search space), and the swizzle's unit."""
+    if isinstance(smem, ComposedLayout) and isinstance(smem.inner, Layout):
+        return smem.inner, ("bytes" if isinstance(smem.offset, SmemPtrFlag) else "elements")
+    if isinstance(smem, Layout):
+        return smem, "elements"
+    return None, None
+
+
+def derive_bank(mma=BANK_SEED["mma"], atom_layout=BANK_SEED["atom_layout"], operand=BANK_SEED["operand"],
+                copy_atom=BANK_SEED["copy_atom"], value_type=BANK_SEED["value_type"], smem=BANK_SEED["smem"],
+                permutations=None, side=None) -> Derivation:
+    """Bank conflicts of ``make_tiled_copy_<operand>(Copy_Atom<copy_atom, value_type>, TiledMMA)`` over
+    ``smem`` (CuTe notation, swizzled or not, or a GMMA layout atom name tiled to the copy's tile)."""
+    from .. import memory
+    from ..atoms import tv_names
+    d = Derivation(f"Bank conflicts of {copy_atom} for {operand} of {mma} over {smem}", recipe="bank",
+                   mma=str(mma), atom_layout=list(_atom_layout(atom_layout)), operand=str(operand).upper(),
+                   copy_atom=str(copy_atom), value_type=str(value_type), smem=str(smem),
+                   permutations=_jsonable(permutations) if permutations else None)
+    with d:
+        tiled, tc = build_copy(mma, atom_layout, operand, copy_atom, value_type, permutations)
+        d.label(tc, "tiled_copy")
+        role = (side or memory.default_side(tc.atom)).upper()
+        tv = tc.get_layoutS_TV() if role == "S" else tc.get_layoutD_TV()
+        d.label(tv, "TV")
+    layout = resolve_smem(smem, value_type, tc.tiler_mn)
+    res = memory.bank_conflicts(tc, layout, role)
+    names = tv_names(tc, role)
+    add_table(d, "bank_configuration", atom=tc.atom.name, ptx=tc.atom.ptx, header=tc.atom.header,
+              value_type=str(value_type), value_bits=res.value_bits, smem=str(layout), side=role,
+              tiler=list(it.flatten_to_tuple(tc.tiler_mn)), tv=str(tv), names=_jsonable(names),
+              threads=res.threads, warps=res.warps, per_warp=res.instructions_per_warp,
+              instruction=res.instruction.name, lane_bytes=res.instruction.lane_bytes,
+              phase_lanes=res.instruction.phase_lanes, phases=res.instruction.phases,
+              active_lanes=res.instruction.active_lanes)
+    _address(d, tc, tv, names, layout, res)
+    w = res.witness
+    phases = res.phases(w.warp, w.instruction)
+    rows = [[p.index, [p.lanes[0], p.lanes[-1]], p.wavefronts, p.ideal, p.bank, list(p.bank_words)] for p in phases]
+    grid = [[(a // 4) % 32 if a is not None else None for a in res.addresses(w.warp, w.instruction)]]
+    add_table(d, "bank_phases", warp=w.warp, instruction=w.instruction, rows=rows, banks=grid[0],
+              words=[a // 4 if a is not None else None for a in res.addresses(w.warp, w.instruction)])
+    lanes = [l for ls in w.lanes for l in ls]
+    varying = [n for n, _ in lanes[0].axes if len({dict(l.axes).get(n) for l in lanes}) > 1] if lanes else []
+    add_table(d, "bank_witness", warp=w.warp, instruction=w.instruction, phase=w.phase, bank=w.bank,
+              words=list(w.words), varying=varying, lanes=[[[l.lane, l.thread, [list(a) for a in l.axes], l.byte_address]
+                                            for l in ls] for ls in w.lanes])
+    cert = res.certificate
+    add_table(d, "bank_result", wavefronts=res.wavefronts, ideal=res.ideal_wavefronts, ways=res.ways,
+              conflicts=res.conflicts, conflict_free=res.conflict_free, method=res.method,
+              per_instruction=[list(p) for p in res.per_instruction[:8]], instructions=len(res.per_instruction),
+              certificate=None if cert is None else {"images": list(cert.images), "dim_ker_bank": cert.dim_ker_bank,
+                                                     "dim_ker_word": cert.dim_ker_word,
+                                                     "wavefronts": cert.wavefronts})
+    _fix(d, tc, layout, role, res)
+    return d
+
+
+def _address(d, tc, tv, names, layout, res) -> None:
+    """The element offset as a formula of the named sub-axes, and the bank bits as XORs (where F2-linear)."""
+    from .. import symbolic as sym
+    base, unit = _base(layout)
+    formula_text, bank_rows, note = None, [], None
+    if base is not None:
+        try:
+            with d.paused():
+                comp = composition(base, tv)
+                f = sym.formula(comp, names)
+            formula_text = str(f)
+        except SymcuteError as e:
+            note = str(e)
+    try:
+        if unit != "elements":
+            raise SymcuteError("the swizzle acts on byte addresses; bank bits are shown per lane in the table")
+        from ..symbolic.bits import bit_layout
+        b = bit_layout(tv, names).then(layout)
+        shift = {8: 3, 16: 4, 32: 5, 64: 6, 128: 7}.get(res.value_bits)
+        # element offset bit i is byte bit i + log2(bytes); the bank is byte bits 2..6
+        lg = (res.value_bits // 8).bit_length() - 1 if res.value_bits >= 8 else None
+        if shift is not None and lg is not None:
+            for bank_bit in range(5):
+                elem_bit = bank_bit + 2 - lg
+                if elem_bit < 0:
+                    bank_rows.append([bank_bit, "value bits inside the element"])
+                else:
+                    bank_rows.append([bank_bit, " ^ ".join(b.row_names(elem_bit)) or "0"])
+    except SymcuteError as e:
+        note = note or str(e)
+    add_table(d, "bank_address", formula=formula_text, swizzle=(str(layout.outer) if isinstance(layout, ComposedLayout)
+                                                                 else None), swizzle_unit=unit, bank_bits=bank_rows,
+              note=note, bytes_per_value=res.value_bits // 8 if res.value_bits >= 8 else None)
+
+
+def _fix(d, tc, layout, role, res) -> None:
+    from ..memory.synth import copy_side, synthesize_swizzle
+    base, unit = _base(layout)
+    if base is None or unit != "elements":
+        add_table(d, "bank_fix", searched=0, best=None, cost=None, ideal=None, alternatives=[], reasons=[],
+                  current=str(layout), skipped="the smem layout swizzles byte addresses (GMMA atom)" if unit else
+                  "no unswizzled base layout")
+        return
+    s = synthesize_swizzle(base, [copy_side(tc, base, side=role)])
+    current = layout.outer if isinstance(layout, ComposedLayout) else None
+    add_table(d, "bank_fix", searched=s.searched, best=str(s.best.swizzle), cost=s.best.total, ideal=sum(s.ideal),
+              optimal=[str(c.swizzle) for c in s.optimal][:6],
+              alternatives=[[str(c.swizzle), c.total] for c in s.alternatives][:5],
+              reasons=list(s.reasons), current=str(current) if current else None,
+              current_optimal=bool(current is not None and s.is_optimal(current)) or
+              (current is None and res.wavefronts == s.best.total), base=str(base), skipped=None)
