@@ -17,6 +17,19 @@ from .core import *  # noqa: F401,F403  (CuTe's names, re-exported)
 
 __version__ = "0.1.0"
 
+
+def _register_notebook_displays() -> None:
+    """Inside an IPython kernel, show symcute's values richly (symcute.notebook); elsewhere do nothing."""
+    import sys
+    ipython_module = sys.modules.get("IPython")
+    shell = ipython_module.get_ipython() if ipython_module is not None else None
+    if shell is not None and hasattr(shell, "display_formatter"):
+        from .notebook import register
+        register(shell)
+
+
+_register_notebook_displays()
+
 # The upper layers (symbolic, atoms, trace, report) are imported on first use so
 # that `import symcute` stays cheap (no SymPy) for users of the core algebra.
 _LAYERS = ("atoms", "symbolic", "trace", "report")

@@ -2,7 +2,7 @@
 
 The stack, bottom to top (a package may import only those to its left, and the leaves)::
 
-    core <- atoms <- symbolic <- memory <- trace <- recipes <- report <- expr <- cli
+    core <- atoms <- symbolic <- memory <- trace <- recipes <- report <- notebook <- expr <- cli
 
 ``errors``, ``markup`` and ``jsonread`` (limits and schemas for JSON input) are leaves every layer
 may import.  ``oracle`` (real
@@ -22,7 +22,7 @@ import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[1] / "symcute"
 
-STACK = ["core", "atoms", "symbolic", "memory", "trace", "recipes", "report", "expr", "cli", "__main__"]
+STACK = ["core", "atoms", "symbolic", "memory", "trace", "recipes", "report", "notebook", "expr", "cli", "__main__"]
 LEAVES = {"errors", "markup", "jsonread"}
 BESIDE = {"oracle": {"core"}, "hwcheck": {"core", "atoms", "oracle", "memory"}}
 CALLERS_OF_BESIDE = {"hwcheck": {"cli", "__main__"}, "oracle": {"hwcheck"}}

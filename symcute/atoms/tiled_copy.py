@@ -271,6 +271,12 @@ class ThrCopy:
         self.tiled_copy = tiled_copy
         self.thr_idx = thr_idx
 
+    def __repr__(self) -> str:
+        return f"ThrCopy({self.tiled_copy!r}, thr_idx={self.thr_idx})"
+
+    def __str__(self) -> str:
+        return f"ThrCopy thread {self.thr_idx} of\n{self.tiled_copy}"
+
     def _partition(self, tensor, role: str):
         tensor = _as_copy_tensor(tensor, f"partition_{role}")
         thr = self.tiled_copy._tidfrg(tensor, role)

@@ -286,6 +286,13 @@ class ThrMMA:
         self.thr_idx = thr_idx
         self.thr_vmnk = get_flat_coord(tiled_mma.thr_layout_vmnk, thr_idx)
 
+    def __repr__(self) -> str:
+        return f"ThrMMA({self.tiled_mma!r}, thr_idx={self.thr_idx})"
+
+    def __str__(self) -> str:
+        v, m, n, k = self.thr_vmnk
+        return f"ThrMMA thread {self.thr_idx} (v,m,n,k) = ({v},{m},{n},{k}) of\n{self.tiled_mma}"
+
     def _coord(self, op: str, thr_tensor: Layout):
         v, m, n, k = self.thr_vmnk
         thr = {"A": (v, (m, k)), "B": (v, (n, k)), "C": (v, (m, n))}[op]

@@ -15,10 +15,21 @@ def register(sub) -> None:
     p.add_argument("--param", action="append", default=[], metavar="NAME[:DIVISOR]",
                    help="declare a run-time extent NAME (a positive integer, a multiple of DIVISOR); layouts "
                         "over it are parametric and results are closed forms; repeatable")
+    p.add_argument("--max-cells", type=int, metavar="N",
+                   help="the most cells a picture or table may draw (default 65536)")
     spelling = p.add_mutually_exclusive_group()
     spelling.add_argument("--cpp", action="store_true", help="print the result in CuTe C++ (make_layout(...))")
     spelling.add_argument("--dsl", action="store_true", help="print the result in CuTe DSL (cute.make_layout(...))")
     p.set_defaults(handler=run)
+
+
+def set_max_cells(n: int) -> None:
+    """``--max-cells``: the bound on what one picture (report.pictures) or table (report.console) draws."""
+    from ..errors import SymcuteError
+    from ..report import console, pictures
+    if n < 1:
+        raise SymcuteError(f"--max-cells expects a positive number of cells, got {n}")
+    pictures.MAX_CELLS = console.MAX_CELLS = n
 
 
 def parse_lets(lets: list[str]) -> dict:
@@ -49,6 +60,8 @@ def declare_params(decls: list[str]):
 
 def run(args) -> int:
     from ..expr import evaluate
+    if args.max_cells is not None:
+        set_max_cells(args.max_cells)
     lets = parse_lets(args.let)
     ps = declare_params(args.param)
     if ps is not None:

@@ -29,6 +29,7 @@ from ..core.recast import recast_layout
 from ..errors import LayoutError, LimitError
 
 MAX_CELLS = 1 << 16  # the most cells (and labels per axis) one picture draws; CuTe prints whatever it is given
+MAX_TV_PAIRS = 1 << 22  # the most (thread, value) pairs one picture visits to find the cells it draws
 
 TIKZ_BWX8 = ("black!00", "black!40", "black!20", "black!60", "black!10", "black!50", "black!30", "black!70")
 TIKZ_TV = tuple("{rgb,255:red,%d;green,%d;blue,%d}" % c for c in (
@@ -76,20 +77,33 @@ def _c_int(v, where: str, what: str) -> int:
     return v
 
 
-def _extents(shape, n: int, where: str) -> tuple:
-    """``product_each(shape)`` as the ints of ``auto [M, N, ...]``, bounded by MAX_CELLS."""
+def _extents(shape, n: int, where: str, drawn=None) -> tuple:
+    """``product_each(shape)`` as the ints of ``auto [M, N, ...]``; the cells the picture draws
+    (``drawn(extents)``, by default their product) are bounded by MAX_CELLS."""
     ext = product_each(shape) if isinstance(shape, tuple) else (shape,)
     if len(ext) != n:
         raise LayoutError(f"{where}: the tile {cute_print(shape)} has rank {len(ext)}, CuTe's picture "
                           f"needs rank {n}")
-    cells = 1
     for e in ext:
         _c_int(e, where, "a tile extent")
-        cells *= max(e, 0)
-        if e > MAX_CELLS or cells > MAX_CELLS:
-            raise LimitError(f"{where}: the tile {cute_print(shape)} has more than {MAX_CELLS} cells "
-                             f"(symcute.report.pictures.MAX_CELLS)")
+        if e > MAX_CELLS:
+            raise LimitError(f"{where}: the tile {cute_print(shape)} has an extent {e} above the limit of "
+                             f"{MAX_CELLS} cells ({_RAISE})")
+    cells = drawn(ext) if drawn is not None else _product(ext)
+    if cells > MAX_CELLS:
+        raise LimitError(f"{where}: the picture of the tile {cute_print(shape)} draws {cells} cells, more than "
+                         f"the limit of {MAX_CELLS} ({_RAISE})")
     return ext
+
+
+_RAISE = "raise it with symcute calc --max-cells N, or symcute.report.pictures.MAX_CELLS"
+
+
+def _product(ext) -> int:
+    cells = 1
+    for e in ext:
+        cells *= max(e, 0)
+    return cells
 
 
 def _check_rank2(layout, where: str, what: str) -> Layout:
@@ -104,9 +118,11 @@ def _check_rank2(layout, where: str, what: str) -> Layout:
 def _tv_cells(layout_tv: Layout, extents: tuple, where: str):
     """``(tid, vid, m, n)`` for each cell the first time CuTe's loops (tid outer, vid inner) reach it."""
     nthr, nval = size(layout_tv[0]), size(layout_tv[1])
-    if max(nthr, 0) * max(nval, 0) > MAX_CELLS:
-        raise LimitError(f"{where}: {layout_tv} has more than {MAX_CELLS} (thread, value) pairs "
-                         f"(symcute.report.pictures.MAX_CELLS)")
+    # the work bound: CuTe's loops visit every (thread, value) pair, a broadcast one included (a GMMA
+    # SS operand: 128 threads x every value), though a cell is drawn once
+    if max(nthr, 0) * max(nval, 0) > MAX_TV_PAIRS:
+        raise LimitError(f"{where}: {layout_tv} has more than {MAX_TV_PAIRS} (thread, value) pairs to visit "
+                         f"(symcute.report.pictures.MAX_TV_PAIRS)")
     filled = set()
     for tid in range(nthr):
         for vid in range(nval):
@@ -239,7 +255,8 @@ def _mma_operands(mma: TiledMMA, where: str):
     """CuTe's ``print_latex(TiledMMA)`` / ``print_svg(TiledMMA)``: identity tensors composed with the TV layouts."""
     tile = mma.tile_shape()
     where = f"{where}({mma._where()})"
-    M, N, K = _extents(tile, 3, where)
+    # C (M x N), A (M x K) and B (N x K) are drawn, not an M x N x K block
+    M, N, K = _extents(tile, 3, where, drawn=lambda e: e[0] * e[1] + e[0] * e[2] + e[1] * e[2])
     ops = {}
     for op, (i, j) in (("C", (0, 1)), ("A", (0, 2)), ("B", (1, 2))):
         ops[op] = composition(make_identity_layout((tile[i], tile[j])), mma.get_layout_TV(op))
@@ -274,7 +291,7 @@ def _copy_operands(copy: TiledCopy):
         D = slice_((_, _, 0), copy.tidfrg_D(ref))
     except LayoutError as e:
         raise LayoutError(f"{where}: {e}") from None
-    return S, D, tile_mn, _extents(tile_mn, 2, where), where
+    return S, D, tile_mn, _extents(tile_mn, 2, where, drawn=lambda e: 2 * e[0] * e[1]), where
 
 
 def _latex_copy(S: Layout, D: Layout, tile_mn: tuple, extents: tuple, where: str) -> str:
@@ -349,3 +366,7 @@ class Picture:
 
     def __str__(self) -> str:
         return self.text[:-1] if self.text.endswith("\n") else self.text
+
+    def __repr__(self) -> str:
+        first = self.text.split("\n", 1)[0]
+        return f"Picture({len(self.text)} characters: {first[:60]!r}...)"

@@ -33,6 +33,9 @@ class Certificate:
     conditions: tuple = ()
     data: dict = field(default_factory=dict)
 
+    def __repr__(self) -> str:
+        return f"Certificate({self.kind!r}, {self.table!r}, {len(self.conditions)} conditions)"
+
     def __str__(self) -> str:
         lines = [str(self.table)]
         lines += [f"  - {c}" for c in self.conditions]
@@ -84,6 +87,11 @@ class Proof:
             lines.append("certificate:")
             lines += ["  " + ln for ln in str(self.certificate).splitlines()]
         return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        """One line (the dataclass default printed the certificate's tables): the verdict, how, and the claim."""
+        claim = self.statement if len(self.statement) <= 120 else self.statement[:117] + "..."
+        return f"Proof({self.verdict}, {self.method}: {claim!r})"
 
     def to_dict(self) -> dict:
         return {

@@ -466,6 +466,9 @@ class Witness:
     def __str__(self) -> str:
         return self.text()
 
+    def __repr__(self) -> str:
+        return f"Witness({self.text()!r})"
+
     def text(self, label: str = "L") -> str:
         """``F(64, 4) = 0*wn + 256*v2 = 256 at wn=1, v2=1 (index 576)``."""
         nz = {k: v for k, v in self.digits.items() if v}

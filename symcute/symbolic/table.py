@@ -55,6 +55,11 @@ class Table:
             lines.append("  ".join(parts).rstrip())
         return "\n".join(lines)
 
+    def __repr__(self) -> str:
+        head = ", ".join(str(h) for h in self.header[:6]) + (", ..." if len(self.header) > 6 else "")
+        title = f"{self.title!r}, " if self.title else ""
+        return f"Table({title}[{head}], {len(self.rows)} rows)"
+
     def to_markdown(self) -> str:
         """GitHub-flavoured Markdown; names in the header and cells are escaped (a name is never markup)."""
         lines = []

@@ -57,6 +57,11 @@ class Derivation:
         self._stack: list[dict] = []
         self._token = None
 
+    def __repr__(self) -> str:
+        steps = sum(1 for _n, d in self.graph.nodes(data=True) if d.get("role") == "step")
+        recipe = f", recipe={self.config['recipe']!r}" if "recipe" in self.config else ""
+        return f"Derivation({self.title!r}{recipe}, {steps} steps)"
+
     # --- context manager (activates recording) ------------------------------------------
     def __enter__(self) -> "Derivation":
         self._token = hook.current.set(self)
