@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import LayoutError
+from .hook import recording
 from .layout import Layout, format_int_tuple
 
 
@@ -234,10 +235,17 @@ def through_layout_b(fn):
     products, coalesce, flatten, ...) of a ComposedLayout this way: they apply to
     ``layout_b`` and keep ``layout_a`` and the offset.
     """
+    def composed(layout, *args, **kwargs):
+        return composition3(layout.outer, layout.offset, op(layout.inner, *args, **kwargs))
+
     @functools.wraps(fn)
     def op(layout, *args, **kwargs):
         if isinstance(layout, ComposedLayout):
-            return composition3(layout.outer, layout.offset, op(layout.inner, *args, **kwargs))
+            rec = recording()
+            rule = getattr(fn, "rule", None)
+            if rec is not None and rule is not None:  # a derivation shows the swizzled step, B's step nested
+                return rec.call(rule, composed, (layout,) + args, kwargs)
+            return composed(layout, *args, **kwargs)
         return fn(layout, *args, **kwargs)
     return op
 

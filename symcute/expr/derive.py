@@ -82,16 +82,15 @@ _SYM_OPS = {"right_inverse": ("right_inverse", ("layout",)), "left_inverse": ("l
 
 def _explain_step(d: Derivation, step, k: int, known: dict) -> None:
     """The formula of a step's result (names followed through the symbolic layer) and its guaranteed identity."""
-    from ..core.layout import Layout as _Layout
     out = d.obj(step.output) if step.output is not None else None
-    if not isinstance(out, _Layout) or not _int_strides(out):
+    if not _has_formula(out):
         return
 
     def f_of(node):
         if node in known:
             return known[node]
         obj = d.obj(node)
-        return sym.formula(obj) if isinstance(obj, _Layout) and _int_strides(obj) else obj
+        return sym.formula(obj) if _has_formula(obj) else obj
 
     with d.paused():
         args = {name: f_of(node) for name, node in step.inputs.items()}
@@ -115,6 +114,15 @@ def _explain_step(d: Derivation, step, k: int, known: dict) -> None:
     known[step.output] = f
     add_formula(d, out, f, d.graph.nodes[step.output]["label"], step=k, rule=step.rule)
     _step_check(d, step, k, args, f)
+
+
+def _has_formula(x) -> bool:
+    """A layout with integer strides, or a swizzle over one (its formula shows the XOR)."""
+    from ..core.composed import ComposedLayout
+    from ..core.layout import Layout as _Layout
+    while isinstance(x, ComposedLayout):
+        x = x.inner
+    return isinstance(x, _Layout) and _int_strides(x)
 
 
 def _int_strides(layout) -> bool:

@@ -29,6 +29,11 @@ logical_product     F's digits, then the repeats named after the gaps of F's
 
 When a result's modes do not decompose over the named chain (no common
 refinement exists), they get default names (``y`` + mode path) instead.
+
+A swizzled formula (``Sw o O o L``) goes through composition, with_shape,
+coalesce, the divides and logical_product as CuTe's ComposedLayout overloads
+do: the operation applies to ``L`` (names flowing as above) and the swizzle
+and offset stay.
 """
 
 from __future__ import annotations
@@ -41,11 +46,14 @@ from ..core import (
     make_layout as core_make_layout, right_inverse as core_right_inverse, upcast as core_upcast,
     zipped_divide as core_zipped_divide,
 )
+from ..core.composed import ComposedLayout, composition3
+from ..core.swizzle import Swizzle
 from ..core.tiler import zip2_by
 from ..errors import LayoutError, SymcuteError
 from .digits import Landing, split_points
 from .formula import Formula, formula
 from .names import default_names, split_names, unique_name
+from .swizzled import SwizzledFormula
 from .naming import Chain, codomain_chain, input_chain, land_modes, name_modes, piece_names, leaf_items
 from .table import Table
 
@@ -63,6 +71,29 @@ def _f(x, what: str) -> Formula:
     raise SymcuteError(f"{what}: {x!r} is not a layout or a formula")
 
 
+def _through_swizzle(fn):
+    """CuTe's ComposedLayout overload ``A o O o fn(B, ...)`` (``layout_composed.hpp``) on a swizzled formula.
+
+    The operation runs on the domain's Formula, so the names flow as for a plain
+    layout; the swizzle and the offset stay (``core.composed.through_layout_b``).
+    """
+    import functools
+
+    @functools.wraps(fn)
+    def op(f, *args, **kwargs):
+        if isinstance(f, (ComposedLayout, Swizzle)):
+            f = formula(f)
+        if not isinstance(f, SwizzledFormula):
+            return fn(f, *args, **kwargs)
+        L = f.layout
+        if not isinstance(L, ComposedLayout) or not isinstance(L.inner, Layout):
+            raise SymcuteError(f"{fn.__name__}: {L} is not a swizzle over a plain layout (Sw o O o L)")
+        g = fn(f.domain, *args, **kwargs)
+        out = composition3(L.outer, L.offset, g.layout)
+        return g if isinstance(out, Layout) else SwizzledFormula(out, g)
+    return op
+
+
 def _names(f: Formula) -> set:
     return {a.name for a in f.axes} | set(f.leaf_labels)
 
@@ -74,6 +105,7 @@ def _fallback(layout: Layout, op: str, prefix: str = "y", **kw) -> Formula:
 
 # --- composition ----------------------------------------------------------------
 
+@_through_swizzle
 def composition(lhs, rhs, names=None) -> Formula:
     """CuTe's ``composition(lhs, rhs)`` over named digits.
 
@@ -104,6 +136,7 @@ def composition(lhs, rhs, names=None) -> Formula:
     raise SymcuteError(f"composition: right-hand side {rhs!r} is not a layout, a formula, an int, _ or a tuple")
 
 
+@_through_swizzle
 def with_shape(f, *shape, names=None) -> Formula:
     """``composition(f, make_layout(shape))`` (CuTe's ``Layout::with_shape``).
 
@@ -210,6 +243,7 @@ def left_inverse(f) -> Formula:
 
 # --- coalesce, complement -----------------------------------------------------------------
 
+@_through_swizzle
 def coalesce(f, profile=None) -> Formula:
     """CuTe's ``coalesce``: the same digits, grouped into fewer modes.
 
@@ -341,6 +375,7 @@ def make_layout(*formulas) -> Formula:
     return Formula(layout, leaf_digits, labels, aliases=aliases, op="make_layout")
 
 
+@_through_swizzle
 def logical_divide(f, tiler) -> Formula:
     """CuTe's ``logical_divide``: ``composition(f, make_layout(tiler, complement(tiler, shape(coalesce(f)))))``.
 
@@ -360,6 +395,7 @@ def logical_divide(f, tiler) -> Formula:
                    op="logical_divide")
 
 
+@_through_swizzle
 def zipped_divide(f, tiler) -> Formula:
     """CuTe's ``zipped_divide``: ``((tile modes), (rest modes))``, the digits of logical_divide regrouped.
 
@@ -377,6 +413,7 @@ def zipped_divide(f, tiler) -> Formula:
     return result
 
 
+@_through_swizzle
 def logical_product(f, tiler) -> Formula:
     """CuTe's ``logical_product``: ``(f, composition(complement(f, size(f)*cosize(tiler)), tiler))``.
 

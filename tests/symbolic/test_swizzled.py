@@ -111,3 +111,23 @@ def test_cli_formula_and_prove_of_a_swizzled_layout(capsys):
                        "--limit", "0", "--json")
     p = json.loads(out)
     assert code == 1 and p["method"] == "gf2" and p["counterexample"] == {"missing value": 64}
+
+
+def test_operations_keep_names_through_the_swizzle():
+    F = sym.formula(parse_layout(SW343), ("r", "c"))
+    G = sym.composition(F, core.Layout((8, 8), (1, 8)), names=("i", "j"))
+    assert str(G) == "(64*i + j) ^ ((i >> 1) << 4)"
+    assert G.layout == core.composition(F.layout, core.Layout((8, 8), (1, 8)))
+    assert sym.prove(G, sym.Compose(F, core.Layout((8, 8), (1, 8))), limit=0).proved
+    Z = sym.zipped_divide(F, (4, 16))
+    assert Z.layout == core.zipped_divide(F.layout, (4, 16))
+    assert [a.name for a in Z.axes] == ["r0", "c0", "r1", "c1"]
+
+
+def test_derivation_of_a_swizzled_chain_shows_the_xor_at_each_step():
+    from symcute.expr import derive_expr
+    from symcute.report import markdown
+    d = derive_expr("zipped_divide(tile_to_shape(Sw<3,3,3> o 0 o (8,8):(8,1), (16,16)), (8,8))")
+    text = markdown(d)
+    assert "(8*x0_0 + 64*x0_1 + x1_0 + 128*x1_1) ^ (x0_1 << 3) ^ (x1_1 << 4)" in text
+    assert text.count("## Step") == 2
