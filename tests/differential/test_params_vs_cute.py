@@ -14,6 +14,9 @@ divisible") must be proved from the side conditions.  Those refusals are
 counted (``refused-unsettled``), and each names a fact that fails at some
 admissible value (a re-checked witness) or that the side conditions do not
 settle.
+
+CI runs CASES_CI cases per operation (at least 80 must agree); with
+``SYMCUTE_DIFF_LARGE=1`` CASES_LARGE (at least 300 agreeing per operation).
 """
 
 from __future__ import annotations
@@ -28,8 +31,8 @@ from .harness import COUNTS, large, oracle_or_skip
 from .param_cases import OPS, cases
 
 SEED = int(os.environ.get("SYMCUTE_DIFF_SEED", "2026"))
-CASES_CI = 360
-CASES_LARGE = 3000
+CASES_CI = 120
+CASES_LARGE = 450
 
 
 
@@ -76,4 +79,4 @@ def test_parametric_vs_cute(oracle, op):
                            f"{mine.cute_str(c.values)}")
     counts["mismatch"] += len(bad)
     assert not bad, f"{len(bad)} mismatches in {op}:\n" + "\n".join(bad[:10])
-    assert counts["agree"] >= (300 if not large() else 2000), (op, dict(counts))
+    assert counts["agree"] >= (300 if large() else 80), (op, dict(counts))
