@@ -100,7 +100,75 @@ def derive_gmem(mma="SM80_16x8x16_F16F16F16F16_TN", atom_layout=(2, 2, 1), tile=
     checks.append(_alignment_check(ps, f))
     checks.append(_cross_check(tiled, ps, gA, bm, bk, BM, BK))
     add_table(d, "gmem_checks", checks=checks)
+    _copy_section(d, ps, loose, gA, bm, bk, BM, BK)
     return d
+
+
+COPY_ATOM = ("SM80_CP_ASYNC_CACHEALWAYS<uint128_t>", "half_t")
+
+
+def _copy_section(d, ps, loose, gA, bm, bk, BM, BK) -> None:
+    """The same CTA tile through a TiledCopy's partition_S: 128-bit cp.async, 8 half_t per thread and copy."""
+    from ..atoms import make_tiled_copy
+    from ..atoms.copy_catalog import copy_atom
+    from ..symbolic import parametric as P
+    from ..symbolic.parametric import prover as R
+    from ..symbolic.parametric import tensor as T
+    from ..symbolic.parametric.conditions import Decision
+    vec = 8
+    threads_k = BK // vec
+    if threads_k < 1 or BK % vec or 128 % threads_k:
+        return
+    thr_layout = Layout((128 // threads_k, threads_k), (threads_k, 1))
+    val_layout = Layout((1, vec))
+    atom = copy_atom(*COPY_ATOM)
+    tc = make_tiled_copy(atom, thr_layout, val_layout)
+    frag = T.tidfrg(tc, "S", gA)
+    part = T.partition_copy(tc, "S", gA, 0)
+    f = R.formula(frag.layout, ["t0", "t1", "v0", "v1", "c0", "c1"][:len(_leaves_of(frag.layout))])
+    rows = [[a.name, _show(ps, a.extent), _expr_text(ps.user(sympy.sympify(a.coefficient)))] for a in f.axes]
+    # contiguity: the 8 values of one copy are the axis of extent 8 with coefficient 1
+    vec_axes = [a for a in f.axes if a.extent == vec and sympy.sympify(a.coefficient) == 1]
+    others = [a for a in f.axes if a not in vec_axes]
+
+    # the tile's own offset (coefficients of bm and bk) must keep the alignment too
+    off = sympy.expand(gA.offset_expr())
+    tile_coefs = [ps.inner(off.coeff(bm, 1)), ps.inner(off.coeff(bk, 1))]
+    bad = None
+    for c in [sympy.sympify(a.coefficient) for a in others] + tile_coefs:
+        v = ps.decide(sympy.Eq(sympy.Mod(c, vec), 0))
+        if v.decision is not Decision.PROVED:
+            bad = v
+            break
+    # the same claim without divisibility: K only a positive integer
+    loose_layout = P.layout((loose["M"], loose["K"]), (loose["K"], 1), loose)
+    lbm, lbk = sympy.symbols("bm bk", integer=True, nonnegative=True)
+    lf = R.formula(T.tidfrg(tc, "S", T.local_tile(loose_layout, (BM, BK), (lbm, lbk))).layout)
+    lbad = None
+    for a in lf.axes:
+        if a.extent == vec and sympy.sympify(a.coefficient) == 1:
+            continue
+        v = loose.decide(sympy.Eq(sympy.Mod(sympy.sympify(a.coefficient), vec), 0))
+        if v.decision is not Decision.PROVED:
+            lbad = v
+            break
+    k8 = P.params("K", multiple_of={"K": vec})
+    k8_layout = P.layout((BM, k8["K"]), (k8["K"], 1), k8)
+    kf = R.formula(T.tidfrg(tc, "S", k8_layout).layout)
+    kbad = any(not k8.decide(sympy.Eq(sympy.Mod(sympy.sympify(a.coefficient), vec), 0)).proved
+               for a in kf.axes if not (a.extent == vec and sympy.sympify(a.coefficient) == 1))
+    add_table(d, "gmem_copy", atom=f"Copy_Atom<{COPY_ATOM[0]}, {COPY_ATOM[1]}>", thr_layout=str(thr_layout),
+              val_layout=str(val_layout), tidfrg=str(frag.layout), partition0=str(part.layout),
+              offset0=_expr_text(part.offset_expr()), formula=str(f), axes=rows, vector=vec,
+              contiguous=bool(vec_axes), aligned="proved" if bad is None and vec_axes else "unknown",
+              aligned_loose=("proved" if lbad is None else lbad.decision.value),
+              aligned_loose_witness=(lbad.witness if lbad is not None and lbad.witness else {}),
+              aligned_k8="unknown" if kbad else "proved")
+
+
+def _leaves_of(L):
+    from ..symbolic.parametric.layout import _leaves
+    return _leaves(L.shape)
 
 
 def _show(ps, x) -> str:

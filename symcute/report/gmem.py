@@ -56,5 +56,17 @@ def render(view, t) -> str:
         parts.append(line)
         if c["claim"] == "static_tv":
             parts.append(block(f"CuTe, static {BM}x{BK} column-major tile: {c['reference']}"))
+    if view.has_table("gmem_copy"):
+        c = view.table("gmem_copy")
+        parts += [md.heading(2, t("gmem_sec_copy")),
+                  t("gmem_copy_intro", atom=code(c["atom"]), thr=code(c["thr_layout"]), val=code(c["val_layout"])),
+                  block(f"tidfrg_S(gA) = {c['tidfrg']}\npartition_S(gA) of thread 0 = {c['offset0']} + "
+                        f"{c['partition0']}\nF = {c['formula']}"),
+                  md.table([t("gmem_hdr_axis"), t("gmem_hdr_extent"), t("gmem_hdr_coefficient")],
+                           [[Raw(code(x, cell=True)) for x in row] for row in c["axes"]]),
+                  t("gmem_copy_vector_" + c["aligned"], n=code(c["vector"]), bytes=code(2 * c["vector"])),
+                  t("gmem_copy_k8_" + c["aligned_k8"], n=code(c["vector"])),
+                  t("gmem_copy_loose_" + c["aligned_loose"], n=code(c["vector"]),
+                    witness=code(", ".join(f"{k}={v}" for k, v in c["aligned_loose_witness"].items())))]
     parts.append(t("gmem_conclusion", bm=code(BM), bk=code(BK)))
     return md.join(parts)

@@ -162,3 +162,45 @@ def test_instantiation_agrees_with_core(op):
         if agree == 300:
             break
     assert agree >= 300, (op, agree)
+
+
+def test_tiled_copy_partition_S_agrees_with_core(MK):
+    from symcute.atoms import make_tiled_copy
+    from symcute.atoms.copy_catalog import copy_atom
+    ps, M, K = MK
+    tc = make_tiled_copy(copy_atom("SM80_CP_ASYNC_CACHEALWAYS<uint128_t>", "half_t"),
+                         sc.Layout((32, 4), (4, 1)), sc.Layout((1, 8)))
+    bm, bk = sympy.symbols("bm bk", integer=True, nonnegative=True)
+    g = T.local_tile(P.layout((M, K), (K, 1), ps), (128, 32), (bm, bk))
+    rng = random.Random(9)
+    for _ in range(10):
+        vals = ps.random_values(rng, span=3)
+        tiles = sc.zipped_divide(sc.Layout((vals["M"], vals["K"]), (vals["K"], 1)), (128, 32))
+        cb, ck = rng.randrange(vals["M"] // 128), rng.randrange(vals["K"] // 32)
+        core_tile = sc.slice_(((sc._, sc._), (cb, ck)), tiles)
+        base = tiles(((0, 0), (cb, ck)))
+        t = rng.randrange(128)
+        part = T.partition_copy(tc, "S", g, t)
+        thr = tc.get_slice(t)
+        assert part.layout.subs(vals) == thr.partition_S(core_tile)
+        off = int(part.offset_expr().subs({bm: cb, bk: ck, K: vals["K"], M: vals["M"]}))
+        assert off == base + thr.partition_offset("S", core_tile)
+
+
+def test_local_partition_agrees_with_core(MK):
+    ps, M, K = MK
+    A = P.layout((M, K), (K, 1), ps)
+    tile = sc.Layout((16, 8), (8, 1))
+    rng = random.Random(3)
+    for _ in range(10):
+        vals = ps.random_values(rng, span=3)
+        idx = rng.randrange(tile.size())
+        mine = T.local_partition(A, tile, idx)
+        core_A = sc.Layout((vals["M"], vals["K"]), (vals["K"], 1))
+        # CuTe's outer_partition: zipped_divide by the tile's shape, slice the tile mode at the thread's coordinate
+        from symcute.atoms.tiled_mma import get_flat_coord
+        crd = get_flat_coord(tile, idx)
+        tiled = sc.zipped_divide(core_A, (16, 8))
+        expect = sc.slice_((crd, (sc._, sc._)), tiled)
+        assert mine.layout.subs(vals) == expect
+        assert int(mine.offset_expr().subs({K: vals["K"], M: vals["M"]})) == tiled((crd, (0, 0)))

@@ -414,6 +414,23 @@ TEXT = {
     "sw_hdr_bank_plain": "bank (without the swizzle)",
     "sw_banks_plain": "Without the swizzle the kernel is spanned by {kernel}: the rows fall into {distinct} bank(s), a {ways}-way conflict.",
     "sw_banks_swizzled": "With the swizzle the kernel is spanned by {kernel}: the rows fall into {distinct} banks ({ways}-way); the rows that still collide: {pairs} (each pair re-evaluated with symcute.core).",
+    "gmem_sec_copy": "The same tile through a TiledCopy: partition_S",
+    "gmem_copy_intro": "A global-to-shared copy of the CTA tile with {atom}, thread layout {thr} and value layout "
+                       "{val} (`make_tiled_copy`): `tidfrg_S` of the tile and thread 0's `partition_S`, and the "
+                       "source address formula over the copy's sub-axes:",
+    "gmem_copy_vector_proved": "Each copy moves {n} contiguous elements (the sub-axis of extent {n} has coefficient "
+                               "1) starting at a multiple of {n} elements ({bytes} bytes) for every admissible M "
+                               "and K and every tile: **proved** (every other coefficient, and those of bm and bk "
+                               "in the tile offset, is divisible by {n}).",
+    "gmem_copy_vector_unknown": "Whether each copy's {n} elements start at a multiple of {n} is not settled.",
+    "gmem_copy_k8_proved": "The same holds for every K divisible by {n} (K only a multiple of {n}, one CTA row "
+                           "block): **proved**.",
+    "gmem_copy_k8_unknown": "For K only divisible by {n} the alignment is not settled.",
+    "gmem_copy_loose_refuted": "For K an arbitrary positive integer it is **refuted**: at {witness} a copy "
+                               "starts at an offset that is not a multiple of {n}, so the 128-bit access is "
+                               "misaligned.",
+    "gmem_copy_loose_proved": "It holds even for K an arbitrary positive integer.",
+    "gmem_copy_loose_unknown": "For K an arbitrary positive integer it is not settled.",
 }
 
 # --- the bank recipe (symcute.recipes.bank, symcute.report.bank) ----------------------------------------

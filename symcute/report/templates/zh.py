@@ -360,6 +360,19 @@ TEXT = {
     "sw_hdr_bank_plain": "bank（无 swizzle）",
     "sw_banks_plain": "无 swizzle 时核由 {kernel} 张成：各行落在 {distinct} 个 bank，{ways} 路冲突。",
     "sw_banks_swizzled": "有 swizzle 时核由 {kernel} 张成：各行落在 {distinct} 个 bank（{ways} 路）；仍冲突的行对：{pairs}（每对都用 symcute.core 重新求值）。",
+    "gmem_sec_copy": "同一块经 TiledCopy：partition_S",
+    "gmem_copy_intro": "用 {atom}、线程布局 {thr}、值布局 {val}（`make_tiled_copy`）把 CTA 块从全局内存拷贝到共享"
+                       "内存：块的 `tidfrg_S`、线程 0 的 `partition_S`，以及以拷贝子轴为变量的源地址公式：",
+    "gmem_copy_vector_proved": "每次拷贝搬运 {n} 个连续元素（范围为 {n} 的子轴系数为 1），起始位置是 {n} 个元素"
+                               "（{bytes} 字节）的倍数，对所有可取的 M、K 与每个块：**已证明**（其余系数以及块偏移中 bm、bk 的系数"
+                               "都能被 {n} 整除）。",
+    "gmem_copy_vector_unknown": "每次拷贝的 {n} 个元素是否从 {n} 的倍数开始，未能确定。",
+    "gmem_copy_k8_proved": "对每个能被 {n} 整除的 K（K 只是 {n} 的倍数，一个 CTA 行块）同样成立：**已证明**。",
+    "gmem_copy_k8_unknown": "对仅能被 {n} 整除的 K，对齐未能确定。",
+    "gmem_copy_loose_refuted": "若 K 是任意正整数则**被反驳**：在 {witness} 时某次拷贝的起始偏移不是 {n} 的倍数，"
+                               "128 位访问不对齐。",
+    "gmem_copy_loose_proved": "即使 K 是任意正整数也成立。",
+    "gmem_copy_loose_unknown": "若 K 是任意正整数则未能确定。",
 }
 
 # --- bank 配方（symcute.recipes.bank, symcute.report.bank） ------------------------------------------------
