@@ -27,7 +27,10 @@ from ..core import int_tuple as it
 from ..errors import LayoutError, LimitError
 from .mma_atom import MMAAtom
 
-_AXES = {"A": ("m", "k"), "B": ("n", "k"), "C": ("m", "n")}
+_AXES = {"A": ("m", "k"), "B": ("n", "k"), "C": ("m", "n"), "E": ("m", "k"), "SFA": ("m", "k"), "SFB": ("n", "k")}
+# the further layouts of sparse / block-scaled traits and the tile each maps onto: ELayout (the sparsity
+# metadata) and SFALayout onto A's (M,K), SFBLayout onto B's (N,K)
+_EXTRA = {"ELayout": ("E", 0, 2), "SFALayout": ("SFA", 0, 2), "SFBLayout": ("SFB", 1, 2)}
 MAX_ELEMENTS = 1 << 24
 
 
@@ -236,6 +239,14 @@ def lint_mma_atom(atom) -> LintReport:
         findings += f
         broadcasts += b
         checked.append(op)
+    for trait, layout in atom.extra_layouts:
+        if trait not in _EXTRA:
+            continue
+        tag, i, j = _EXTRA[trait]
+        f, b = _lint_tv(tag, layout, atom.shape_mnk[i], atom.shape_mnk[j], nthr)
+        findings += f
+        broadcasts += b
+        checked.append(tag)
     return LintReport(atom.name, tuple(findings), tuple(broadcasts), tuple(checked))
 
 

@@ -7,8 +7,9 @@ seed's ``upcast<128*4>`` contrast) and prints the proof in English;
 
 - ``retile-d``: the seed's analysis for any MMA atom, atom layout, operand and copy atom;
 - ``expr``: any expression of the expression language, step by step;
-- ``tv``: the TV layouts of a TiledMMA with their right_inverse facts (GMMA atoms too);
 - ``bank``: bank conflicts of a TiledCopy over a smem layout (witness, certificate, fix);
+- ``tv``: the TV layouts of a TiledMMA with their right_inverse facts (GMMA and UMMA atoms too);
+- ``tmem``: the same for ``make_tmem_copy`` over a TMEM tensor (SM100 TMEM loads and stores);
 - ``catalog``: right_inverse / left_inverse facts of every catalogued MMA atom;
 - ``gmem``: a parametric (M, K) global A through ``local_tile`` and ``partition_A``: every address, all M and K.
 """
@@ -103,6 +104,17 @@ def register(sub) -> None:
     b.add_argument("--side", type=str.upper, choices=("S", "D"), help="the shared-memory side (default: the atom's)")
     _output_options(b, top=False)
 
+    m = whats.add_parser("tmem", help="the TV layouts of make_tmem_copy (SM100 TMEM load/store) and their inverses",
+                         description="make_tmem_copy(Copy_Atom<ATOM, T>, a TMEM tensor LAYOUT of T): the source and "
+                                     "destination TV layouts with named sub-axes, broadcasts, right inverses and "
+                                     "the inverse identities checked.")
+    m.add_argument("--copy-atom", default="SM100_TMEM_LOAD_32dp32b32x", help="TMEM copy atom, as spelled in C++")
+    m.add_argument("--tmem", default="(128,32):(65536,1)", metavar="LAYOUT",
+                   help="the TMEM tensor's layout in T addressing (default (128,32):(65536,1): 128 lanes x 32 "
+                        "columns of 32-bit values)")
+    m.add_argument("--value-type", default="float", help="value type T (default float)")
+    _output_options(m, top=False)
+
     c = whats.add_parser("catalog", help="right_inverse / left_inverse facts of every catalogued MMA atom")
     c.add_argument("--filter", metavar="TEXT", help="only atoms whose name or PTX contains TEXT")
     c.add_argument("--arch", metavar="SM", help="only atoms of this architecture (sm80, sm90, ...)")
@@ -160,6 +172,8 @@ def derivation_for(args):
                                    args.smem, side=args.side)
     if args.what == "tv":
         return recipes.derive_tv(args.mma, args.atom_layout, tuple(args.operand or ("A", "B", "C")))
+    if args.what == "tmem":
+        return recipes.derive_tv_copy(args.copy_atom, args.tmem, args.value_type)
     return recipes.derive_catalog(args.filter, args.arch)
 
 

@@ -10,6 +10,7 @@ operations recorded here); the report only formats.
   ``retile_S``/``retile_D``) for one MMA operand: ``get_layoutX_TV``,
   ``right_inverse``, ``with_shape``, ``upcast<TiledNumThr*V>``, ``retile``.
 - :func:`derive_tv`: the TV layouts of a TiledMMA with their right_inverse facts
+  (:func:`derive_tv_copy`: the same for a TMEM TiledCopy, ``make_tmem_copy``)
   (for atoms without an LDSM-style tiled copy, such as SM90 GMMA).
 - :func:`derive_bank`: bank conflicts of a TiledCopy's shared-memory side over a smem
   layout: address and bank formulas over named sub-axes, per-phase table, witness, fix.
@@ -37,9 +38,9 @@ from .steps import (
     distinct_values, image, last_node, mode_terms,
 )
 from .swizzle import derive_swizzle
-from .tv import derive_tv
+from .tv import derive_tv, derive_tv_copy
 
-__all__ = ["SEED", "derive_retile", "BANK_SEED", "derive_bank", "derive_tv", "derive_catalog", "derive_gmem", "derive_swizzle", "OPERANDS",
+__all__ = ["SEED", "derive_retile", "BANK_SEED", "derive_bank", "derive_tv", "derive_tv_copy", "derive_catalog", "derive_gmem", "derive_swizzle", "OPERANDS",
            "ENUMERATE_LIMIT",
            "add_evaluation", "add_formula", "add_proof", "add_table", "coordinate_terms", "cute",
            "distinct_values", "image", "last_node", "mode_terms"]

@@ -38,13 +38,45 @@ def derive_tv(mma="SM90_64x64x16_F16F16F16_SS<GMMA::Major::K,GMMA::Major::K>", a
     return d
 
 
+def derive_tv_copy(copy_atom="SM100_TMEM_LOAD_32dp32b32x", tmem="(128,32):(65536,1)", value_type="float",
+                   operands=("S", "D")) -> Derivation:
+    """The TV layouts of ``make_tmem_copy(Copy_Atom<copy_atom, value_type>, tmem)`` and their right inverses.
+
+    The same facts as :func:`derive_tv`, for the source and destination TV layouts of a TMEM TiledCopy:
+    ``(thread, value) -> coordinate of the tile`` the copy moves (CuTe's ``get_layoutS_TV`` / ``get_layoutD_TV``).
+    """
+    from ..atoms import make_tmem_copy
+    from ..core import Layout
+    lay = Layout.parse(tmem) if isinstance(tmem, str) else tmem
+    ops = [str(o).upper() for o in operands]
+    d = Derivation(f"TV layouts of make_tmem_copy({copy_atom}, {lay})", recipe="tv", mma=str(copy_atom),
+                   atom_layout=[], operands=ops, copy=True, tmem=str(lay), value_type=str(value_type))
+    with d:
+        tc = make_tmem_copy(copy_atom, lay, value_type)
+        d.label(tc, "tiled_copy")
+        atom = tc.atom
+        tile = [x.size() for x in tc.tiler_mn] if isinstance(tc.tiler_mn, tuple) else list(tc.tiler_mn)
+        add_table(d, "tv_configuration", mma=atom.name, ptx=atom.ptx, header=atom.header, arch=atom.arch,
+                  tile=tile, threads=tc.size(), atom_layout=str(lay), value_type=str(value_type),
+                  layout_tv=str(tc.layout_tv), tiler=[str(x) for x in tc.tiler_mn], descriptors={})
+        for op in ops:
+            F = tc.get_layoutS_TV() if op == "S" else tc.get_layoutD_TV()
+            names = tc.layoutS_TV_names if op == "S" else tc.layoutD_TV_names
+            _tv_layout(d, F, names, (tile[0], tile[1]), op)
+    return d
+
+
 def _tv_operand(d, tiled, op) -> None:
     (i, j), axes, _ = OPERANDS[op]
     F = tiled.get_layout_TV(op)
+    _tv_layout(d, F, lambda: _names_tree(tiled, op), (tiled.tile_size(i), tiled.tile_size(j)), op)
+
+
+def _tv_layout(d, F, names, tile, op) -> None:
+    """``names``: a callable giving the names tree (it runs unrecorded, as naming is not a CuTe step)."""
     d.label(F, f"F_{op}")
     with d.paused():
-        Ff = sym.formula(F, _names_tree(tiled, op))
-    tile = (tiled.tile_size(i), tiled.tile_size(j))
+        Ff = sym.formula(F, names())
     T = F[0].size()
     bc = sym.broadcast_axes(Ff)
     copies = 1

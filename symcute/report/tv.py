@@ -9,10 +9,19 @@ from ..markup import Raw, block, code
 
 def render(view, t) -> str:
     conf = view.table("tv_configuration")
-    parts = [md.heading(1, t("tv_title", mma=code(conf["mma"]), layout=code(cute(view.config["atom_layout"])))),
-             t("tv_intro"),
-             t("tv_config", mma=code(conf["mma"]), ptx=code(conf["ptx"]), header=code(conf["header"]),
-               tile=code(cute(conf["tile"])), threads=code(conf["threads"]))]
+    if view.config.get("copy"):   # a TMEM TiledCopy (derive_tv_copy)
+        parts = [md.heading(1, t("tv_copy_title", copy=code(conf["mma"]), tmem=code(view.config["tmem"]),
+                                 vt=code(view.config["value_type"]))),
+                 t("tv_copy_intro"),
+                 t("tv_copy_config", copy=code(conf["mma"]), ptx=code(conf["ptx"]), header=code(conf["header"]),
+                   tile=code(cute(conf["tile"])), threads=code(conf["threads"]), layout_tv=code(conf["layout_tv"]),
+                   tiler=code("(" + ", ".join(conf["tiler"]) + ")"))]
+    else:
+        parts = [md.heading(1, t("tv_title", mma=code(conf["mma"]),
+                                 layout=code(cute(view.config["atom_layout"])))),
+                 t("tv_intro"),
+                 t("tv_config", mma=code(conf["mma"]), ptx=code(conf["ptx"]), header=code(conf["header"]),
+                   tile=code(cute(conf["tile"])), threads=code(conf["threads"]))]
     summary = []
     for op in view.config["operands"]:
         parts += _operand(view, t, op, conf)

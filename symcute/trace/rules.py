@@ -150,6 +150,15 @@ RULES.update({r.id: r for r in [
     Rule("make_tiled_copy", "layout_mn = raked_product(thr_layout, val_layout); layout_tv = right_inverse(layout_mn)"
          ".with_shape(size(thr), size(val)); tiler = product_each(shape(layout_mn)).", _COPY, "make_tiled_copy",
          "each thread copies its values of the (M,N) tile", "由线程布局和值布局构造 TiledCopy。"),
+    Rule("make_cotiled_copy", "layout_tv_data = (left_inverse(data), 1:0) o atom_tv; tiler = per data mode the "
+         "filtered image of layout_tv_data; layout_tv = left_inverse(make_layout(data_shape) o tiler) o "
+         "layout_tv_data.", _COPY, "make_cotiled_copy",
+         "each (thread, value) of the atom reaches the data element at the address the atom names",
+         "把原子的 (线程, 值) → 地址 映射换成数据张量中的坐标，并按数据的各模式切出 tiler。"),
+    Rule("make_tmem_copy", "atom thread layout (32,4):(0,32*TMEM::DP<T>) (each warp in its own 32-lane "
+         "sub-partition), value layout coalesce(upcast<sizeof_bits<T>>(ValID)); make_cotiled_copy with the TMEM "
+         "tensor's layout.", "cute/atom/copy_traits_sm100.hpp", "make_tmem_copy",
+         "warp w, lane l reaches TMEM lane 32*w + l", "每个 warp 访问自己的 32 lane 子分区；值布局来自原子的 ValID。"),
     Rule("get_layoutS_TV", "The TiledCopy's (thread, value) -> (m,n) layout of the source: TiledLayout_TV "
          "composed with the atom's source-to-reference map.", _COPY, "TiledCopy::get_layoutS_TV",
          "F(t, v) is the tile element that thread t reads as value v", "源的 (线程, 值) → (m,n) 布局。"),

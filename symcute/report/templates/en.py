@@ -268,6 +268,14 @@ TEXT = {
     "src_copy_atom": "the copy atom's traits",
 
     # --- tv (TV layouts and their right inverses) -------------------------------------------------------------
+    "tv_copy_title": "TV layouts of make_tmem_copy({copy}, a TMEM tensor {tmem} of {vt}): right_inverse facts",
+    "tv_copy_intro": "For the source (TMEM) and destination (registers) side of the TiledCopy this document derives "
+                     "the TV layout (thread, value) -> coordinate of the tile the copy moves, names its sub-axes, "
+                     "computes its right inverse and checks the identities CuTe's inverses guarantee. The four warps "
+                     "of the warpgroup each reach their own 32-lane TMEM sub-partition (make_tmem_copy's thread "
+                     "layout (32,4):(0,32*DP)).",
+    "tv_copy_config": "Configuration: {copy} ({ptx}, traits in {header}), {threads} threads, tile {tile}; "
+                      "TiledLayout_TV = {layout_tv}, Tiler_MN = {tiler}.",
     "tv_title": "TV layouts of {mma}, atom layout {layout}: right_inverse facts",
     "tv_intro": "For each operand this document derives the TV layout of the TiledMMA, names its sub-axes, "
                 "computes its right inverse and checks the identities CuTe's inverses guarantee.",

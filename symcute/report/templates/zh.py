@@ -226,6 +226,12 @@ TEXT = {
     "src_copy_atom": "Copy Atom 的 traits",
 
     # --- tv（TV 布局及其右逆）--------------------------------------------------------------------------
+    "tv_copy_title": "make_tmem_copy({copy}，{vt} 的 TMEM 张量 {tmem}）的 TV 布局：right_inverse 的事实",
+    "tv_copy_intro": "对 TiledCopy 的源端（TMEM）和目的端（寄存器），本文推导 TV 布局（线程，值）-> 所搬运 tile 的坐标，"
+                     "为其子轴命名，计算右逆，并检查 CuTe 的逆所保证的恒等式。warpgroup 的四个 warp 各自访问自己的 "
+                     "32 lane TMEM 子分区（make_tmem_copy 的线程布局 (32,4):(0,32*DP)）。",
+    "tv_copy_config": "配置：{copy}（{ptx}，traits 见 {header}），共 {threads} 个线程，tile {tile}；"
+                      "TiledLayout_TV = {layout_tv}，Tiler_MN = {tiler}。",
     "tv_title": "{mma}（atom 布局 {layout}）的 TV 布局：right_inverse 的事实",
     "tv_intro": "对每个操作数，本文推导 TiledMMA 的 TV 布局，为其子轴命名，计算右逆，并检查 CuTe 的逆所保证的恒等式。",
     "tv_config": "配置：{mma}（{ptx}，traits 见 {header}），tile (M,N,K) = {tile}，共 {threads} 个线程。",
