@@ -91,16 +91,17 @@ def _read(path: Path) -> str:
     return path.read_text()
 
 
-def recorded_addresses(directory, flags: bool = True) -> list:
+def recorded_addresses(directory, flags: int = 2) -> list:
     """The lane addresses the run executed, from its ``cases.txt``: [case][warp][instr][lane].
 
-    ``flags``: the case lines carry 'serial gstride' after 'kind ninstr warps' (every run after the first).
+    ``flags``: how many fields follow 'kind ninstr warps' on a case line (run 1: none; run 2: serial
+    gstride; run 3: serial gstride gap).
     """
     toks = _read(Path(directory) / "cases.txt").split()
     n, pos, out = int(toks[0]), 1, []
     for _ in range(n):
         ninstr, warps = int(toks[pos + 1]), int(toks[pos + 2])
-        pos += 5 if flags else 3
+        pos += 3 + flags
         flat = [int(x) for x in toks[pos:pos + warps * ninstr * 32]]
         pos += warps * ninstr * 32
         out.append([[flat[(w * ninstr + k) * 32:(w * ninstr + k + 1) * 32] for k in range(ninstr)]
@@ -119,7 +120,7 @@ def category(case: dict) -> str:
     if op == "ldgsts":
         return "cp.async"
     if op == "st" and (case["ninstr"] > 1 or case["warps"] > 1) and \
-            (not case.get("serial", False) or case["ninstr"] > 1):
+            (not case.get("serial", False) or case["ninstr"] > 1) and not case.get("gap"):
         return "store-stream"
     return "exact"
 
@@ -130,7 +131,7 @@ def rejudge(directory) -> list:
     from ..memory.hwcases import build, kind_of, predict
     d = Path(directory)
     cases = json.loads(_read(d / "cases.json"))
-    addrs = recorded_addresses(d, flags="serial" in cases[0])
+    addrs = recorded_addresses(d, flags=("serial" in cases[0]) + ("serial" in cases[0]) + ("gap" in cases[0]))
     metrics = read_ncu_csv(_read(d / "ncu.csv"))
     if not (len(cases) == len(addrs) == len(metrics)):
         raise ValueError(f"{d}: {len(cases)} cases, {len(addrs)} address sets, {len(metrics)} profiled launches")

@@ -72,7 +72,7 @@ def program() -> str:
 #include <vector>
 __constant__ unsigned c_addr[{CONST_WORDS}];
 extern __shared__ __align__(1024) unsigned char smem[];
-__global__ void __launch_bounds__(1024) memprobe(int kind, int ninstr, int serial, int gstride,
+__global__ void __launch_bounds__(1024) memprobe(int kind, int ninstr, int serial, int gstride, int gap,
                                                  const unsigned char* gsrc, unsigned* out) {{
   unsigned base = (unsigned)__cvta_generic_to_shared(smem);
   int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
@@ -88,6 +88,7 @@ __global__ void __launch_bounds__(1024) memprobe(int kind, int ninstr, int seria
         switch (kind) {{
 {cases}
         }}
+        if (gap) __nanosleep(gap);   // space the instructions out: no two of them in the pipe together
       }}
       asm volatile("cp.async.wait_all;");
     }}
@@ -103,11 +104,11 @@ int main(int argc, char** argv) {{
   cudaFuncSetAttribute(memprobe, cudaFuncAttributeMaxDynamicSharedMemorySize, {SMEM_BYTES});
   std::vector<unsigned> addr({CONST_WORDS});
   for (int c = 0; c < n; ++c) {{
-    int kind, ninstr, warps, serial, gstride;
-    if (fscanf(f, "%d %d %d %d %d", &kind, &ninstr, &warps, &serial, &gstride) != 5) return 2;
+    int kind, ninstr, warps, serial, gstride, gap;
+    if (fscanf(f, "%d %d %d %d %d %d", &kind, &ninstr, &warps, &serial, &gstride, &gap) != 6) return 2;
     for (int i = 0; i < warps * ninstr * 32; ++i) if (fscanf(f, "%u", &addr[i]) != 1) return 3;
     cudaMemcpyToSymbol(c_addr, addr.data(), sizeof(unsigned) * warps * ninstr * 32);
-    memprobe<<<1, 32 * warps, {SMEM_BYTES}>>>(kind, ninstr, serial, gstride, g, out);
+    memprobe<<<1, 32 * warps, {SMEM_BYTES}>>>(kind, ninstr, serial, gstride, gap, g, out);
     cudaError_t e = cudaDeviceSynchronize();
     if (e != cudaSuccess) {{ printf("case %d: %s\\n", c, cudaGetErrorString(e)); return 4; }}
   }}
@@ -128,16 +129,18 @@ def case_lines(cases: list) -> str:
         limit = GMEM_BYTES if c["op"] == "gld" else SMEM_BYTES
         if max(flat) + 16 > limit:
             raise ValueError(f"case {c['name']}: address {max(flat)} beyond {limit} bytes of its memory")
-        out.append(f"{KIND_IDS[c['kind']]} {ninstr} {warps} {int(c.get('serial', True))} {c.get('gstride', 16)}")
+        out.append(f"{KIND_IDS[c['kind']]} {ninstr} {warps} {int(c.get('serial', True))} {c.get('gstride', 16)} {c.get('gap', 0)}")
         out.append(" ".join(str(a) for a in flat))
     return "\n".join(out) + "\n"
 
 
-def write(directory) -> list:
-    from ..memory.hwcases import all_cases
+def write(directory, which: str = "all") -> list:
+    """Write the program and the cases: ``all`` (every case), or ``spaced`` (the multi-instruction store and
+    cp.async cases again with 2 us between instructions, one warp at a time)."""
+    from ..memory.hwcases import all_cases, spaced_cases
     d = Path(directory)
     d.mkdir(parents=True, exist_ok=True)
-    cases = all_cases()
+    cases = all_cases() if which == "all" else spaced_cases()
     (d / "memprobe.cu").write_text(program())
     (d / "cases.txt").write_text(case_lines(cases))
     (d / "cases.json").write_text(json.dumps([{k: v for k, v in c.items() if k != "addresses"} for c in cases],
@@ -146,5 +149,5 @@ def write(directory) -> list:
 
 
 if __name__ == "__main__":
-    cs = write(sys.argv[1])
+    cs = write(sys.argv[1], sys.argv[2] if len(sys.argv) > 2 else "all")
     print(f"{len(cs)} cases")

@@ -328,3 +328,14 @@ def all_cases(refused: list | None = None, concurrent: bool = True) -> list:
         if concurrent and len(addrs) > 1:
             out.append({**case, "name": case["name"] + ";concurrent", "serial": False})
     return out
+
+
+def spaced_cases(gap_ns: int = 2000) -> list:
+    """The cases whose counters the bank model does not predict in a stream (several store or cp.async
+    instructions of one warp back to back), run again one warp at a time with ``gap_ns`` between
+    instructions, and their single-instruction controls."""
+    out = []
+    for c in all_cases(concurrent=False):
+        if c["op"] in ("st", "ldgsts") and (c["ninstr"] > 1 or c["warps"] > 1):
+            out.append({**c, "name": c["name"] + f";gap={gap_ns}", "gap": gap_ns})
+    return out

@@ -1,0 +1,72 @@
+"""symcute bank on CUTLASS's own smem layouts: the sgemm tutorial (NT and TN) and the SM80 tensor-core tiles."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from symcute import ComposedLayout, Layout, Swizzle, tile_to_shape
+from symcute.atoms import copy_atom, make_tiled_copy_A, make_tiled_mma
+from symcute.memory import bank_conflicts, shared_access
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# sgemm (examples/cute/tutorial/sgemm_1.cu): 256 threads as tC = (16,16); thread (tm, tn) reads A rows
+# m = tm + 16 i of every k of the (128, 8) tile
+SGEMM_READ = Layout(((16, 16), (8, 8)), ((1, 0), (16, 128)))
+
+
+def test_sgemm_nt_smem_reads_are_conflict_free_and_tn_reads_are_4_way():
+    nt = shared_access(SGEMM_READ, "(128,8):(1,128)", 32, 32)
+    tn = shared_access(SGEMM_READ, "(128,8):(8,1)", 32, 32)
+    assert nt.conflict_free and tn.ways == 4 and tn.wavefronts == 4 * tn.ideal_wavefronts
+    # the witness names the sub-axis: lanes 0, 4, 8, 12 differ in tm (t0) by multiples of 4 rows = 128 bytes
+    lanes = [ls[0] for ls in tn.witness.lanes]
+    assert [l.lane for l in lanes] == [0, 4, 8, 12] and {dict(l.axes)["t1"] for l in lanes} == {0}
+    # the "132 instead of 128" padding (issue 1443) fixes the read, and costs the copy's stores a 2-way conflict
+    assert shared_access(SGEMM_READ, "(128,8):(9,1)", 32, 32).conflict_free
+    assert shared_access("((8,32),4):((128,1),32)", "(128,8):(9,1)", 32, 32, op="st").ways == 2
+
+
+@pytest.mark.parametrize("sw, ways", [(Swizzle(3, 3, 4), 1), (Swizzle(3, 3, 3), 2), (Swizzle(0, 0, 0), 8)])
+def test_ldmatrix_trans_over_an_m_major_128x8_atom(sw, ways):
+    # issue 3172's configuration: SM75_U16x8_LDSM_T over an M-major (128,8) atom tiled to (128,32)
+    mma = make_tiled_mma("SM80_16x8x16_F32F16F16F32_TN", (2, 2, 1))
+    tc = make_tiled_copy_A(copy_atom("SM75_U16x8_LDSM_T", "half_t"), mma)
+    smem = tile_to_shape(ComposedLayout(sw, 0, Layout((128, 8), (1, 128))), (128, 32))
+    assert bank_conflicts(tc, smem).ways == ways
+
+
+def _cli(*args):
+    env = {"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}
+    return subprocess.run([sys.executable, "-m", "symcute", "bank", *args], capture_output=True, text=True,
+                          env=env, cwd=ROOT)
+
+
+def test_cli_reports_the_sm80_conflict_with_named_sub_axes_and_the_fix():
+    p = _cli("--smem", "(32,64):(64,1)", "--fix")
+    assert p.returncode == 0, p.stderr
+    assert "8-way" in p.stdout and "t0t1_0=1" in p.stdout and "fix: best Sw<3,3,3>" in p.stdout
+    p = _cli("--smem", "Sw<3,3,3> o 0 o (32,64):(64,1)")
+    assert p.returncode == 0 and "conflict-free" in p.stdout
+
+
+@pytest.mark.parametrize("args, what", [
+    (("--smem", "(32,64"), "expected ')'"),
+    (("--tv", "(32,1):(1,0)", "--smem", "(32,32):(32,1)"), "--value-bits"),
+    (("--copy-atom", "SM75_U32x1_MOVM_T", "--smem", "(32,16):(16,1)"), ""),
+    (("--smem", "(32,64):(1,32)", "--copy-atom", "SM75_U32x4_LDSM_N"), "contiguous"),
+])
+def test_cli_bad_input_is_one_line_and_exit_2(args, what):
+    p = _cli(*args)
+    assert p.returncode == 2 and p.stdout == ""
+    assert len(p.stderr.strip().splitlines()) == 1 and what in p.stderr
+
+
+def test_cli_writes_the_svg(tmp_path):
+    out = tmp_path / "b.svg"
+    p = _cli("--smem", "(32,64):(64,1)", "--svg", str(out))
+    assert p.returncode == 0 and out.read_text().startswith("<svg") and "#e74c3c" in out.read_text()
+    p = _cli("--smem", "(32,64):(64,1)", "--svg", str(tmp_path / "no" / "such" / "b.svg"))
+    assert p.returncode == 2 and len(p.stderr.splitlines()) == 1
