@@ -15,6 +15,7 @@ from .bits import Bit, BitLayout, NotF2Linear, bit_layout
 from .f2 import F2Matrix
 from .formula import Formula, SubAxis, formula
 from .linear import Compose
+from .linear_layout import LinearLayout, from_linear_layout, to_linear_layout
 from .names import parse_names
 from .ops import (
     coalesce, complement, composition, downcast, left_inverse, logical_divide, logical_product, make_layout,
@@ -34,4 +35,5 @@ __all__ = [
     "Formula", "SubAxis", "formula", "Compose", "Proof", "Certificate", "prove", "prove_right_inverse",
     "prove_left_inverse", "is_injective", "is_surjective", "is_bijective", "broadcast_axes", "witness",
     "Witness", "parse_names", "SwizzledFormula", "F2Matrix", "BitLayout", "Bit", "bit_layout", "NotF2Linear",
+    "LinearLayout", "to_linear_layout", "from_linear_layout",
 ]

@@ -1,0 +1,95 @@
+"""Linear-layout interop: Triton-form bases of CuTe layouts, round trips, refusals, optional triton check."""
+
+import random
+
+import pytest
+
+import symcute as sc
+import symcute.core as core
+import symcute.symbolic as sym
+from symcute.errors import SymcuteError
+
+from .strategies import random_pow2_layout, random_swizzle
+
+
+def _index_bits(L, dims, q):
+    """``{in_dim: value}`` of index q: the bits of q, split over the modes in order."""
+    out, shift = {}, 0
+    for name, vectors in dims.items():
+        out[name] = (q >> shift) & ((1 << len(vectors)) - 1)
+        shift += len(vectors)
+    return out
+
+
+def _random_bijective_swizzled(rng):
+    while True:
+        L = random_pow2_layout(rng, max_bits=9, compact_bias=1.0)
+        sw = random_swizzle(rng, max_bits=9)
+        C = core.ComposedLayout(sw, 0, L)
+        try:
+            sym.to_linear_layout(C)
+        except SymcuteError:
+            continue
+        return C
+
+
+def test_bases_apply_to_the_layout_values_and_round_trip():
+    rng = random.Random(5)
+    for _ in range(150):
+        L = _random_bijective_swizzled(rng) if rng.random() < 0.7 else random_pow2_layout(rng, max_bits=9)
+        try:
+            ll = sym.to_linear_layout(L)
+        except SymcuteError as e:
+            assert "carries" in str(e) or "power of two" in str(e)
+            continue
+        for q in range(L.size()):
+            assert ll.apply(_index_bits(L, ll.bases, q)) == [L(q)]
+        try:
+            back = sym.from_linear_layout(ll.bases, ll.out_dims)
+        except SymcuteError as e:   # e.g. a broadcast basis 0 twice is fine, but shared bits are no layout
+            assert "no CuTe layout" in str(e)
+            continue
+        assert [back(q) for q in range(L.size())] == [L(q) for q in range(L.size())]
+        assert list(sym.to_linear_layout(back).bases.values()) == list(ll.bases.values())
+
+
+def test_tv_layout_register_lane_warp_and_tile_coordinates():
+    m = sc.make_tiled_mma("SM80_16x8x16_F16F16F16F16_TN", (2, 1, 1))
+    A = m.get_layoutA_TV()
+    ll = sym.to_linear_layout(A, tv=True, tile=(32, 16))
+    assert [len(ll.bases[k]) for k in ("register", "lane", "warp")] == [3, 5, 1]
+    for t in range(64):
+        for v in range(8):
+            idx = A(t, v)
+            got = ll.apply({"register": v, "lane": t % 32, "warp": t // 32})
+            assert got == [idx % 32, idx // 32]
+
+
+def test_refusals_name_the_cause():
+    with pytest.raises(SymcuteError, match="mode 0 has extent 3"):
+        sym.to_linear_layout(core.Layout((3, 4), (4, 1)))
+    with pytest.raises(SymcuteError, match="carries"):
+        sym.to_linear_layout(core.Layout((4, 4), (1, 2)))
+    with pytest.raises(SymcuteError, match="share an offset bit"):
+        sym.from_linear_layout({"x": [[1], [1]]}, [("offset", 4)])
+    with pytest.raises(SymcuteError, match="outside the output sizes"):
+        sym.from_linear_layout({"x": [[4]]}, [("offset", 4)])
+
+
+def test_swizzled_bases_give_a_swizzled_layout():
+    L = sc.parse_layout("Sw<3,3,3> o 0 o (8,64):(64,1)")
+    ll = sym.to_linear_layout(L, names=("r", "c"))
+    back = sym.from_linear_layout(ll.bases, ll.out_dims)
+    assert isinstance(back, core.ComposedLayout)
+    assert [back(q) for q in range(512)] == [L(q) for q in range(512)]
+
+
+def test_against_triton_linear_layout():
+    tl = pytest.importorskip("triton._C.libtriton.linear_layout", reason="triton is not installed")
+    L = sc.parse_layout("Sw<3,4,3> o 0 o (8,64):(64,1)")
+    ll = sym.to_linear_layout(L, names=("r", "c"))
+    bases, out_dims = ll.to_triton()
+    t = tl.LinearLayout.from_bases(bases, [d[0] for d in out_dims])
+    for q in range(0, 512, 7):
+        assert t.apply(list(_index_bits(L, ll.bases, q).items()))[0][1] == L(q)
+    assert t.is_injective() if hasattr(t, "is_injective") else True
