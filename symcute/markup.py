@@ -95,3 +95,15 @@ def heading(level: int, text: str) -> str:
 def join(parts) -> str:
     """Paragraphs separated by one blank line; empty parts dropped; one trailing newline."""
     return "\n\n".join(p.strip("\n") for p in parts if p and p.strip()) + "\n"
+
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def terminal(text) -> str:
+    """``text`` safe for a terminal: control characters (ESC, BEL, backspace, C1) as ``\\xNN`` escapes.
+
+    Tabs and newlines stay; everything a user typed (atom names, error strings) prints as itself
+    and cannot move the cursor, recolour, retitle or clear the terminal.
+    """
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", str(text))

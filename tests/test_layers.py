@@ -4,7 +4,8 @@ The stack, bottom to top (a package may import only those to its left, and the l
 
     core <- atoms <- symbolic <- memory <- trace <- recipes <- report <- notebook <- expr <- cli
 
-``errors``, ``markup`` and ``jsonread`` (limits and schemas for JSON input) are leaves every layer
+``errors``, ``markup``, ``jsonread`` (limits and schemas for JSON input) and ``files`` (safe
+writes) are leaves every layer
 may import.  ``oracle`` (real
 CuTe compiled with g++) and ``hwcheck`` (real tensor cores) sit beside the
 stack: they may read ``core`` (and ``hwcheck`` the atom catalog, the memory
@@ -23,7 +24,7 @@ import pytest
 ROOT = pathlib.Path(__file__).resolve().parents[1] / "symcute"
 
 STACK = ["core", "atoms", "symbolic", "memory", "trace", "recipes", "report", "notebook", "expr", "cli", "__main__"]
-LEAVES = {"errors", "markup", "jsonread"}
+LEAVES = {"errors", "markup", "jsonread", "files"}
 BESIDE = {"oracle": {"core"}, "hwcheck": {"core", "atoms", "oracle", "memory"}}
 CALLERS_OF_BESIDE = {"hwcheck": {"cli", "__main__"}, "oracle": {"hwcheck"}}
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import re
 import sys
 
 from ..errors import SymcuteError
@@ -18,6 +19,12 @@ COMMANDS = ["calc", "formula", "prove", "derive", "atoms", "lint", "hwcheck", "b
 
 
 class _Parser(argparse.ArgumentParser):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # argparse takes '-3:2' for an option (only '-3' and '-3.5' look like numbers to it); no symcute
+        # option starts with '-' and a digit, so every such word is a positional value (a layout, an int)
+        self._negative_number_matcher = re.compile(r"^-\d")
+
     def error(self, message):  # one line, exit 2 (argparse prints usage by default)
         raise _UsageError(f"{self.prog}: {message}")
 
@@ -56,7 +63,9 @@ def main(argv: list[str] | None = None) -> int:
         if not getattr(args, "handler", None):
             parser.print_help()
             return 0
-        return args.handler(args) or 0
+        from ..core import budget
+        with budget.limited():  # every command runs under one work budget (docs/errors.md, "Work budget")
+            return args.handler(args) or 0
     except _UsageError as e:
         print(_one_line(str(e)), file=sys.stderr)
         return 2
@@ -74,8 +83,16 @@ def main(argv: list[str] | None = None) -> int:
         sys.set_int_max_str_digits(digits)
 
 
+MAX_MESSAGE = 4000  # characters of one error line; the rest of a message about a huge value is elided
+
+
 def _one_line(msg: str) -> str:
-    return " ".join(msg.split())
+    """One line, no control characters (a message may quote the user's text), at most MAX_MESSAGE characters."""
+    from ..markup import terminal
+    text = terminal(" ".join(msg.split()))
+    if len(text) > MAX_MESSAGE:
+        text = text[:MAX_MESSAGE] + f" ... ({len(text) - MAX_MESSAGE} more characters)"
+    return text
 
 
 def run() -> None:

@@ -192,9 +192,8 @@ def run(args) -> int:
         from ..report import markdown
         text = markdown(d, args.lang)
     if args.output:
-        from .files import writing
-        with writing(f"cannot write {args.output}"), open(args.output, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
+        from .. import files
+        files.write(args.output, text)   # atomic, mode 0644; a link at the path is replaced, not written through
     else:
         out = getattr(sys.stdout, "buffer", None)
         if out is None:      # a text-only stream (some embedders)

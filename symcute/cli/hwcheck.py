@@ -71,10 +71,13 @@ def user_atoms(args) -> list:
     elif any(x is not None for x in (args.base, args.a, args.b, args.c, args.thr_id)):
         raise SymcuteError("hwcheck: --base/--a/--b/--c/--thr-id describe a user atom: add --user-atom NAME")
     for path in args.user_json:
+        from .. import jsonread
+        from ..hwcheck.schema import USER_ATOMS_SCHEMA
         try:
-            data = json.loads(Path(path).read_text())
+            raw = Path(path).read_bytes()
         except (OSError, ValueError) as e:
             raise SymcuteError(f"hwcheck: cannot read --user-json {path}: {e}") from None
+        data = jsonread.read(raw, USER_ATOMS_SCHEMA, f"hwcheck: --user-json {path}")
         for spec in data if isinstance(data, list) else [data]:
             if not isinstance(spec, dict) or not isinstance(spec.get("name"), str) or not spec.get("base"):
                 raise SymcuteError(f"hwcheck: {path}: each user atom needs at least \"name\" and \"base\"")

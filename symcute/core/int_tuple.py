@@ -13,6 +13,7 @@ from math import gcd as _gcd
 from typing import Any, Callable, Iterable
 
 from ..errors import LayoutError
+from .budget import current as _budget
 
 IntTuple = Any  # int | tuple[IntTuple, ...] (ScaledBasis in stride positions)
 
@@ -244,14 +245,27 @@ def compact_row_major(shape: IntTuple, current: int = 1) -> IntTuple:
 
 
 def _compact(shape: IntTuple, current, left: bool):
+    b = _budget.get()
+    if b is None:
+        return _compact_walk(shape, current, left, None)
+    # the strides are prefix products: charge their bits as they grow, before a huge tuple exists
+    return _compact_walk(shape, current, left, (b, [0]))
+
+
+def _compact_walk(shape: IntTuple, current, left: bool, metered):
     if is_tuple(shape):
         strides: list = [None] * len(shape)
         order = range(len(shape)) if left else range(len(shape) - 1, -1, -1)
         for i in order:
-            strides[i], current = _compact(shape[i], current, left)
+            strides[i], current = _compact_walk(shape[i], current, left, metered)
         return tuple(strides), current
     if shape == 1:
         return 0, current
+    if metered is not None and type(current) is int:
+        b, account = metered
+        account[0] += current.bit_length()
+        if account[0] > b.value_bits:
+            b.value(0, account[0], "the compact strides of a shape")
     return current, current * shape
 
 
@@ -265,14 +279,23 @@ def compact_order(shape: IntTuple, order: IntTuple) -> IntTuple:
     ref_shape = flatten_to_tuple(product_like(shape, order))
     ref_order = flatten_to_tuple(order)
 
+    # start(o) = product of the reference extents of smaller order: one sort and one prefix product,
+    # not a pass over all modes per mode (20,000 modes would be 4e8 multiplications)
+    starts: dict = {}
+    running = 1
+    pairs = sorted(zip(ref_order, ref_shape), key=lambda p: p[0])
+    k = 0
+    while k < len(pairs):
+        o = pairs[k][0]
+        starts[o] = running
+        while k < len(pairs) and pairs[k][0] == o:
+            running *= pairs[k][1]
+            k += 1
+
     def go(s, o):
         if is_tuple(o):
             return tuple(go(x, y) for x, y in zip(s, o))
-        start = 1
-        for rs, ro in zip(ref_shape, ref_order):
-            if ro < o:
-                start *= rs
-        return compact_col_major(s, start)
+        return compact_col_major(s, starts[o])
 
     return go(shape, order)
 

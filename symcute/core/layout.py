@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import LayoutError, LimitError
+from .budget import charge_tuple, current as _budget
 from . import int_tuple as it
 from .basis import ScaledBasis
 from .swizzle import Swizzle
@@ -84,13 +85,17 @@ class Layout:
             if not it.congruent(shape, stride):
                 raise LayoutError(
                     f"shape {format_int_tuple(shape)} and stride {format_int_tuple(stride)} are not congruent")
+        if _budget.get() is not None:
+            charge_tuple(shape, stride)
         self._shape = shape
         self._stride = stride
         self._hash = None
 
     @classmethod
     def _make(cls, shape, stride) -> "Layout":
-        """Internal constructor for values the algebra built itself (already checked)."""
+        """Internal constructor for values the algebra built itself (already checked; charged to the budget)."""
+        if _budget.get() is not None:
+            charge_tuple(shape, stride)
         self = object.__new__(cls)
         self._shape = shape
         self._stride = stride
@@ -194,6 +199,8 @@ class Layout:
         total = 0
         last = len(fs) - 1
         for i in range(last):
+            if not idx:  # the higher digits are all 0: a digit's unit index costs its position, not the rank
+                return total
             idx, r = divmod(idx, fs[i])
             total += r * fd[i]
         return total + idx * fd[last]

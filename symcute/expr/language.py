@@ -118,10 +118,12 @@ def parse_expr_text(text: str) -> Expr:
 def evaluate(text: str, variables: dict | None = None):
     """Parse and evaluate ``text``; ``variables`` binds names (values or expression strings, in order:
     a string may use the names bound before it, as ``--let B='right_inverse(A)'`` after ``--let A=...``)."""
-    env = {}
-    for k, v in (variables or {}).items():
-        env[k] = parse_expr_text(v).evaluate(env) if isinstance(v, str) else _bound_value(k, v, 0)
-    return parse_expr_text(text).evaluate(env)
+    from ..core import budget
+    with budget.limited():  # text is untrusted: what it computes is metered (the caller's budget, if one is open)
+        env = {}
+        for k, v in (variables or {}).items():
+            env[k] = parse_expr_text(v).evaluate(env) if isinstance(v, str) else _bound_value(k, v, 0)
+        return parse_expr_text(text).evaluate(env)
 
 
 _NOT_VALUES = (bool, float, complex, str, bytes, dict, set, frozenset, type(None))

@@ -26,6 +26,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .. import files, jsonread
 from ..errors import SymcuteError
 from ..oracle.toolchain import find_cute_include
 from .plan import (
@@ -33,6 +34,7 @@ from .plan import (
     user_case,
 )
 from .program import nvcc_flags, program_text, run_script
+from .schema import MANIFEST_SCHEMA, RESULT_LINE_SCHEMA
 from .report import (
     NO_TENSOR_OP, AGREE, DISAGREE, ERROR, NOT_RUN, UNSUPPORTED, CaseResult, Report, evaluate_case, parse_sass, types_text,
 )
@@ -125,8 +127,7 @@ class Plan:
         ``copy_headers`` copies CUTLASS's include folder beside them (for a GPU
         machine without the wheel); ``build`` compiles ``hwcheck_prog`` here with nvcc.
         """
-        out = Path(directory)
-        out.mkdir(parents=True, exist_ok=True)
+        out = files.output_dir(directory)
         rows, blob = self._layout()
         man = self.manifest()
         include = find_cute_include()
@@ -137,20 +138,23 @@ class Plan:
             "script": out / "run.sh",
         }
         guards = sorted({forced_guard(c.instruction, self.arch) for c in self.cases} - {""})
-        paths["program"].write_text(program_text(self.cases, rows, self.trials, man["id"], self.arch, len(blob),
-                                                 guards))
-        paths["inputs"].write_bytes(blob)
-        paths["manifest"].write_text(json.dumps(man, indent=1, sort_keys=True) + "\n")
-        paths["script"].write_text(run_script(self.arch, str(include) if include else "include"))
-        paths["script"].chmod(0o755)
+        # symcute.files: atomic, explicit modes, a link at any of these names is replaced, never written through
+        files.write(paths["program"], program_text(self.cases, rows, self.trials, man["id"], self.arch, len(blob),
+                                                   guards))
+        files.write(paths["inputs"], blob)
+        files.write(paths["manifest"], json.dumps(man, indent=1, sort_keys=True) + "\n")
+        files.write(paths["script"], run_script(self.arch, str(include) if include else "include"),
+                    mode=files.SCRIPT_MODE)
         if copy_headers:
             if include is None:
                 raise SymcuteError("hwcheck: CUTLASS's headers are not installed (pip install nvidia-cutlass)")
+            headers = files.real_subdir(out, "include")   # a planted link is replaced, not followed
             for sub in ("cute", "cutlass"):
-                dst = out / "include" / sub
-                if dst.exists():
-                    shutil.rmtree(dst)
-                shutil.copytree(include / sub, dst)
+                dst = files.fresh_dir(headers / sub)
+                try:
+                    shutil.copytree(include / sub, dst, dirs_exist_ok=True)
+                except (OSError, shutil.Error) as e:
+                    raise SymcuteError(f"hwcheck: cannot copy CUTLASS's headers into {dst}: {e}") from None
         if build:
             paths["binary"] = build_program(out, self.arch)
         return paths
@@ -197,19 +201,33 @@ def build_program(directory, arch: str = DEFAULT_ARCH) -> Path:
 # ---- reading results back -------------------------------------------------------------------------
 
 def read_manifest(path) -> dict:
+    """The manifest at ``path``, validated against ``hwcheck.schema.MANIFEST_SCHEMA``."""
     try:
-        man = json.loads(Path(path).read_text())
+        text = Path(path).read_bytes()
     except (OSError, ValueError) as e:
         raise SymcuteError(f"hwcheck: cannot read manifest {path}: {e}") from None
-    if not isinstance(man, dict) or man.get("format") != FORMAT:
-        raise SymcuteError(f"hwcheck: {path} is not a {FORMAT} manifest")
+    return check_manifest(jsonread.loads(text, f"hwcheck: manifest {path}"), f"hwcheck: manifest {path}")
+
+
+def check_manifest(man, source: str = "hwcheck: manifest") -> dict:
+    """``man`` if it is a manifest this symcute can read back (schema, then indices 0..n-1 in order)."""
+    if isinstance(man, dict) and "format" in man and man["format"] != FORMAT:
+        raise SymcuteError(f"{source}: not a {FORMAT} manifest (format {str(man['format'])[:80]!r})")
+    jsonread.checked(man, MANIFEST_SCHEMA, source)
+    for k, c in enumerate(man["cases"]):
+        if c["index"] != k:
+            raise SymcuteError(f"{source}: at $.cases[{k}].index: {c['index']} (expected {k}: cases in order)")
     return man
 
 
 def plan_from_manifest(man: dict) -> Plan:
     """The plan a manifest describes; its inputs are regenerated and must hash as recorded."""
-    cases = [Case(c["label"], c["instruction"], atom_from_spec(c["atom"]), c["kind"], c.get("note", ""))
-             for c in man["cases"]]
+    check_manifest(man)
+    try:
+        cases = [Case(c["label"], c["instruction"], atom_from_spec(c["atom"]), c["kind"], c.get("note", ""))
+                 for c in man["cases"]]
+    except SymcuteError as e:
+        raise SymcuteError(f"hwcheck: manifest: a case's atom is not an MMA atom: {e}") from None
     p = Plan(cases, [tuple(s) for s in man.get("skipped", [])], man["seed"], man["trials"], man["arch"])
     _rows, blob = p._layout()
     if hashlib.sha256(blob).hexdigest() != man["inputs_sha256"]:
@@ -217,22 +235,17 @@ def plan_from_manifest(man: dict) -> Plan:
     return p
 
 
-def parse_results(text: str) -> tuple[dict, dict]:
-    """results.jsonl -> (env of the first start, {case index: case line})."""
+def parse_results(text: str, source: str = "hwcheck: results") -> tuple[dict, dict]:
+    """results.jsonl -> (env of the first start, {case index: case line}); each line checked against
+    ``hwcheck.schema.RESULT_LINE_SCHEMA`` (errors name the line and the JSON path)."""
     env: dict = {}
     cases: dict = {}
-    for n, line in enumerate(text.splitlines(), 1):
-        line = line.strip()
-        if not line:
-            continue
-        try:
-            obj = json.loads(line)
-        except ValueError:
-            raise SymcuteError(f"hwcheck: results line {n} is not JSON: {line[:80]!r}") from None
-        if obj.get("kind") == "env" and not env:
+    for n, obj in jsonread.load_lines(text, source):
+        jsonread.checked(obj, RESULT_LINE_SCHEMA, f"{source} line {n}")
+        if obj["kind"] == "env" and not env:
             env = obj
-        elif obj.get("kind") == "case":
-            cases[int(obj["index"])] = obj
+        elif obj["kind"] == "case":
+            cases[obj["index"]] = obj
     return env, cases
 
 
@@ -252,10 +265,10 @@ def read_results(results, manifest=None, sass=None) -> Report:
         if rpath is None:
             raise SymcuteError("hwcheck: give the manifest for results passed as text")
         manifest = rpath.parent / "manifest.json"
-    man = manifest if isinstance(manifest, dict) else read_manifest(manifest)
+    man = check_manifest(manifest) if isinstance(manifest, dict) else read_manifest(manifest)
     if sass is None and rpath is not None and (rpath.parent / "sass_mma.txt").exists():
         sass = (rpath.parent / "sass_mma.txt").read_text()
-    env, lines = parse_results(text)
+    env, lines = parse_results(text, f"hwcheck: results {results if rpath is not None else '(text)'}")
     if env.get("error"):
         raise SymcuteError(f"hwcheck: the program could not use a GPU: {env['error']}")
     if env and env.get("manifest") != man["id"]:
@@ -275,7 +288,7 @@ def evaluate_plan(p: Plan, env: dict, lines: dict, sass: dict, man: dict | None 
             results.append(CaseResult(case.label, case.instruction, case.kind, ERROR, types_text(case.atom),
                                       fingerprint(case.atom), reason=str(line.get("error", "failed"))))
             continue
-        d_trials = [bytes.fromhex(h) for h in line["d"]]
+        d_trials = [bytes.fromhex(h) for h in line["d"]]   # hex checked by the schema
         want = case.block_threads * case.reg_bytes("D")
         if len(d_trials) != p.trials or any(len(d) != want for d in d_trials):
             raise SymcuteError(f"hwcheck: case {i} ({case.label}): D data has the wrong size")

@@ -91,20 +91,24 @@ def evidence_from_report(report: Report, run: int = 0) -> dict:
 
 
 def write_evidence(evidence: dict, path) -> None:
-    Path(path).parent.mkdir(parents=True, exist_ok=True)
-    Path(path).write_text(json.dumps(evidence, indent=1, sort_keys=True) + "\n")
+    from .. import files
+    files.output_dir(Path(path).parent)
+    files.write(path, json.dumps(evidence, indent=1, sort_keys=True) + "\n")
 
 
 def load_evidence(path=None) -> dict:
     """The evidence file shipped with symcute (or the one at ``path``)."""
     p = Path(path) if path is not None else EVIDENCE_PATH
+    from .. import jsonread
+    from .schema import EVIDENCE_SCHEMA
     try:
-        ev = json.loads(p.read_text())
+        text = p.read_bytes()
     except (OSError, ValueError) as e:
         raise SymcuteError(f"hwcheck: cannot read evidence {p}: {e}") from None
-    if ev.get("format") != FORMAT:
+    ev = jsonread.loads(text, f"hwcheck: evidence {p}")
+    if isinstance(ev, dict) and ev.get("format") != FORMAT:
         raise SymcuteError(f"hwcheck: {p} is not a {FORMAT} file")
-    return ev
+    return jsonread.checked(ev, EVIDENCE_SCHEMA, f"hwcheck: evidence {p}")
 
 
 def known_defect(name: str) -> bool:

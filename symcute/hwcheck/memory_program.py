@@ -138,12 +138,12 @@ def write(directory, which: str = "all") -> list:
     """Write the program and the cases: ``all`` (every case), or ``spaced`` (the multi-instruction store and
     cp.async cases again with 2 us between instructions, one warp at a time)."""
     from ..memory.hwcases import all_cases, spaced_cases
-    d = Path(directory)
-    d.mkdir(parents=True, exist_ok=True)
+    from .. import files
+    d = files.output_dir(directory)
     cases = all_cases() if which == "all" else spaced_cases()
-    (d / "memprobe.cu").write_text(program())
-    (d / "cases.txt").write_text(case_lines(cases))
-    (d / "cases.json").write_text(json.dumps([{k: v for k, v in c.items() if k != "addresses"} for c in cases],
+    files.write(d / "memprobe.cu", program())
+    files.write(d / "cases.txt", case_lines(cases))
+    files.write(d / "cases.json", json.dumps([{k: v for k, v in c.items() if k != "addresses"} for c in cases],
                                              indent=1))
     return cases
 

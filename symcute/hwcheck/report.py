@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from .model import Comparison, assemble, compare_trial, predict_d
 from .plan import Case, fingerprint
 from .values import unpack
-from ..markup import cell, code
+from ..markup import cell, code, terminal
 
 AGREE, DISAGREE, ERROR, UNSUPPORTED, NOT_RUN = "agree", "disagree", "error", "unsupported", "not run"
 NO_TENSOR_OP = "none (emulated)"   # the kernel's SASS holds no MMA/IDP instruction: ptxas lowered the PTX to other code
@@ -191,7 +191,8 @@ class Report:
                 lines.append(f"             {r.reason}")
         counts = ", ".join(f"{n} {v}" for v, n in sorted(self.counts().items()))
         lines.append(f"{len(self.results)} cases: {counts}")
-        return "\n".join(lines)
+        # user atom names, error strings and the env line come from outside: no control characters reach a terminal
+        return "\n".join(terminal(line) for line in lines)
 
     def to_markdown(self) -> str:
         head = ("| atom | kind | types | verdict | D mismatches | conflicts | SASS | note |\n"

@@ -75,12 +75,12 @@ def documents():
 
 def regenerate(folder) -> list:
     """Write every proof into ``folder`` (created if needed); returns the paths written."""
-    out = Path(folder)
-    out.mkdir(parents=True, exist_ok=True)
+    from .. import files
+    out = files.output_dir(folder)
     written = []
     for name, text in documents():
         path = out / name
-        path.write_bytes(text.encode("utf-8"))
+        files.write(path, text)   # atomic; a link named like a proof is replaced, not written through
         written.append(str(path))
     return written
 

@@ -28,6 +28,7 @@ from __future__ import annotations
 import json
 from typing import NamedTuple, Sequence
 
+from ..core import budget
 from ..core import int_tuple as it
 from ..core.layout import Layout, format_int_tuple, has_empty_mode
 from ..errors import LayoutError, SymcuteError
@@ -87,6 +88,10 @@ class Formula:
                     f"formula: the digits {[n for n, _ in leaf_digits[k]]} of mode {k} multiply to {sub}, "
                     f"not to its extent {s}")
             w *= s
+        b = budget.current.get()
+        if b is not None:  # a formula's weights are prefix products of the extents: as big as compact strides
+            b.value(len(axes), sum(a.weight.bit_length() + abs(a.stride).bit_length() for a in axes),
+                    f"formula of {len(axes)} sub-axes")
         seen = set()
         for a in axes:
             if a.name in seen:

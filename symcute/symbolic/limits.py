@@ -18,11 +18,11 @@ def _from_env() -> int:
     text = os.environ.get("SYMCUTE_EXHAUSTIVE_LIMIT", "")
     if not text:
         return 1 << 24
-    try:
-        value = int(text)
-    except ValueError:
-        raise SymcuteError(f"SYMCUTE_EXHAUSTIVE_LIMIT={text!r} is not an integer") from None
-    return max(0, value)
+    # ASCII digits only, as `prove --limit` takes them: int() would also read '٣' (3) and ' -1 '
+    if not (text.isascii() and text.isdigit()) or len(text) > 30:
+        raise SymcuteError(f"SYMCUTE_EXHAUSTIVE_LIMIT={text[:40]!r} is not a non-negative integer "
+                           f"(ASCII digits, as prove --limit takes)")
+    return int(text)
 
 
 EXHAUSTIVE_LIMIT = _from_env()

@@ -218,6 +218,16 @@ class Derivation:
         (``rechecked`` says what was re-checked and what could not be).
         @post every value node of a recomputable step equals core's value of its inputs
         """
+        from ..core import budget
+        # reading values and re-checking steps runs what an untrusted document asks for: metered
+        with budget.limited():
+            try:
+                return cls._from_json(text, source)
+            except ValueError as e:  # str() of a value past Python's digit limit, while re-checking
+                raise SymcuteError(f"{source}: a value of the document cannot be printed ({e})") from None
+
+    @classmethod
+    def _from_json(cls, text: str, source: str) -> "Derivation":
         import networkx as nx
         from .. import jsonread
         from .schema import DERIVATION_SCHEMA

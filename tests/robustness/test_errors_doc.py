@@ -129,6 +129,36 @@ def _derivation_enumeration():
     assert f"(2,{1 << 62}):({1 << 62},1)" in markdown(d, "en")
 
 
+def _work_budget():
+    from symcute.core import budget
+    with budget.limited(work=100):
+        _raises(LimitError, r"exceeds the work budget of 100 units .*symcute.core.budget.MAX_WORK",
+                lambda: [symcute.coalesce(symcute.Layout((4, 8, 2), (1, 4, 32))) for _ in range(100)])
+    assert budget.MAX_WORK == 1 << 22
+
+
+def _value_bits():
+    _raises(LimitError, r"integers of more than 4194304 bits in all, past symcute.core.budget.MAX_VALUE_BITS",
+            language.evaluate, "make_layout((" + ",".join(["2"] * 3000) + "))")
+
+
+def _json(pattern, text):
+    from symcute import jsonread
+    _raises(SymcuteError, pattern, jsonread.loads, text, "doc")
+
+
+def _hwcheck_trials():
+    from symcute.hwcheck.api import check_manifest
+    _raises(SymcuteError, r"at \$\.trials: 100000 is greater than the maximum of 64 \(expected trials in 1\.\.64\)",
+            check_manifest, {"format": "symcute-hwcheck/1", "seed": 1, "trials": 100000, "arch": "sm_90a",
+                             "cases": [], "inputs_sha256": "0" * 64, "id": "0" * 16})
+
+
+def _error_line():
+    code, _, err = run_main(["calc", "complement(L)", "--let", "L=(" + ",".join(["2"] * 3000) + "):(" + ",".join(["1"] * 3000) + ")"])
+    assert code == 2 and err.count("\n") == 1 and "more characters)" in err and len(err) < 4200
+
+
 def _deep(n, leaf=1):
     for _ in range(n):
         leaf = (leaf,)
@@ -163,6 +193,13 @@ TRIGGERS = {
     "atom name nesting": lambda: _raises(ParseError, r"template arguments nested too deeply", symcute.mma_atom,
                                          "A<" * 21 + "B" + ">" * 21),
     "derivation enumeration": _derivation_enumeration,
+    "work budget": _work_budget,
+    "value bits": _value_bits,
+    "JSON nesting": lambda: _json(r"^doc: line 1 column 65: nested deeper than 64 levels", "[" * 65 + "]" * 65),
+    "JSON integer digits": lambda: _json(r"^doc: an integer of 4301 digits \(at most 4300\)", "7" * 4301),
+    "JSON text length": lambda: _json(r"^doc: 67108865 characters exceed the limit of 67108864", " " * (64 * 2**20 + 1)),
+    "hwcheck trials": _hwcheck_trials,
+    "error line": _error_line,
     "picture cells": lambda: _raises(LimitError, r"has more than 65536 cells \(symcute.report.pictures.MAX_CELLS\)",
                                      language.evaluate, "print_latex((512,512):(1,512))"),
 }
