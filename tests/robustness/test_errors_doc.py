@@ -200,7 +200,7 @@ TRIGGERS = {
     "JSON text length": lambda: _json(r"^doc: 67108865 characters exceed the limit of 67108864", " " * (64 * 2**20 + 1)),
     "hwcheck trials": _hwcheck_trials,
     "error line": _error_line,
-    "picture cells": lambda: _raises(LimitError, r"has more than 65536 cells \(symcute.report.pictures.MAX_CELLS\)",
+    "picture cells": lambda: _raises(LimitError, r"draws 262144 cells, more than the limit of 65536 .*symcute.report.pictures.MAX_CELLS\)",
                                      language.evaluate, "print_latex((512,512):(1,512))"),
 }
 
