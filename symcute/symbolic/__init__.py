@@ -28,6 +28,8 @@ from .prover import (
 )
 from .swizzled import SwizzledFormula
 from .table import Table
+from .isl_backend import to_isl
+from .z3_backend import to_z3
 
 # Re-exported as symcute.<name>; the operations keep CuTe's names here only
 # (symcute.right_inverse is core's, on Layouts).
@@ -36,4 +38,5 @@ __all__ = [
     "prove_left_inverse", "is_injective", "is_surjective", "is_bijective", "broadcast_axes", "witness",
     "Witness", "parse_names", "SwizzledFormula", "F2Matrix", "BitLayout", "Bit", "bit_layout", "NotF2Linear",
     "LinearLayout", "to_linear_layout", "from_linear_layout",
+    "to_isl", "to_z3",
 ]

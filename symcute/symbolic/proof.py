@@ -1,7 +1,8 @@
 """Proof and Certificate: the prover's answers, readable and checkable.
 
 A :class:`Proof` states the claim, its verdict (``"proved"``, ``"refuted"``,
-``"unknown"``), the method (``"refinement"``, ``"chain"``, ``"gf2"``, ``"exhaustive"``),
+``"unknown"``), the method (``"refinement"``, ``"chain"``, ``"gf2"``, ``"exhaustive"``, or
+an exact back-end: ``"z3"``, ``"isl"``),
 a :class:`Certificate` a reader can check by hand, and, when refuted, a
 concrete counterexample that was re-evaluated with ``symcute.core`` before it
 was returned.

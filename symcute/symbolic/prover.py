@@ -14,8 +14,11 @@ image questions use the sorted-stride argument on the same digits:
   (sufficient); with no negative coefficient the first uncovered value is
   exactly where that chain breaks, so the refutation is exact.
 
-When no argument applies the prover enumerates (numpy) if the domain is at
-most ``limits.EXHAUSTIVE_LIMIT``, and otherwise answers "unknown".  It never
+When no argument applies the prover asks the exact integer-set back-end
+(:mod:`symcute.symbolic.isl_backend`: ISL decides carries, floor/mod and
+domains of any size), enumerates (numpy) a domain of at most
+``limits.EXHAUSTIVE_LIMIT`` inputs when ISL cannot decide (or when the domain is
+so small that enumeration is cheaper), and otherwise answers "unknown".  It never
 says "proved" without one of these arguments, and every counterexample is
 re-evaluated with ``symcute.core`` before it is returned.
 """
@@ -27,7 +30,7 @@ from ..core.composed import ComposedLayout
 from ..core.layout import Layout
 from ..core.swizzle import Swizzle
 from ..errors import SymcuteError
-from . import exhaustive, prover_f2
+from . import exact, exhaustive, prover_f2
 from .formula import Formula, formula
 from .limits import HOW_TO_CHANGE, exhaustive_limit, _pow2
 from .linear import Compose, NotLinear, as_term, coalesce_digits, common_rows, evaluate, linearize, size_of, \
@@ -39,6 +42,26 @@ from .table import Table
 # Domains up to this size re-check a decided refutation by enumeration (cheap; larger ones rely on the
 # argument alone, which is exact: enumeration is a cross-check, never the decision).
 CROSS_CHECK_LIMIT = 1 << 12
+
+# Domains up to this size are enumerated before ISL is asked (numpy is faster there); larger ones go
+# to ISL first, and are enumerated only when ISL cannot decide and the exhaustive limit allows it.
+ENUMERATE_FIRST = 1 << 12
+
+
+def _exact(question: str, *args):
+    """The exact back-ends' answer ``(holds, witness, evidence, method)`` (see :func:`exact.decide`)."""
+    return exact.decide(question, *args)
+
+
+def _exact_certificate(evidence: str, what: str, method: str) -> Certificate:
+    return Certificate(method, Table(["exact query", "result"], [[what, evidence]]),
+                       ("each side is CuTe's evaluation written exactly in integer arithmetic (mixed-radix "
+                        "digits, floor and mod by constants, swizzle bits); Z3 or ISL decides the "
+                        "negated claim, and every witness is re-evaluated with core",))
+
+
+def _enumerate_first(n: int, limit) -> bool:
+    return n <= min(exhaustive_limit(limit), ENUMERATE_FIRST)
 
 
 # --- equality ---------------------------------------------------------------------
@@ -199,6 +222,15 @@ def _flatten_compose(term) -> list:
 
 def _exhaustive_equal(lhs, rhs, n, statement, why, limit, labels, names=None) -> Proof:
     lim = exhaustive_limit(limit)
+    if not _enumerate_first(n, limit):
+        holds, q, evidence, method = _exact("equal", lhs, rhs, n)
+        if holds is not None:
+            cert = _exact_certificate(evidence, "indices where the two sides differ", method)
+            if holds:
+                return Proof(statement, "proved", method, cert, reason=why)
+            return Proof(statement, "refuted", method, cert, _counterexample(lhs, rhs, q, labels, names),
+                         reason=f"{q} is the smallest index where the two sides differ")
+        why = f"{why}; the exact back-ends did not decide ({evidence})"
     if n > lim:
         return Proof(statement, "unknown", "none",
                      reason=f"{why}; the domain of {_pow2(n)} inputs exceeds the exhaustive limit {_pow2(lim)} "
@@ -322,6 +354,16 @@ def _collision(L, statement, x, y, why, digits, cert=None) -> Proof:
 
 def _exhaustive_injective(L, n, statement, why, limit) -> Proof:
     lim = exhaustive_limit(limit)
+    if not _enumerate_first(n, limit):
+        holds, pair, evidence, method = _exact("injective", L, n)
+        if holds is not None:
+            cert = _exact_certificate(evidence, "pairs of indices with equal values", method)
+            if holds:
+                return Proof(statement, "proved", method, cert, reason=why)
+            p = _collision(L, statement, pair[0], pair[1], "two inputs with the same value (found by ISL)",
+                           None, cert)
+            return Proof(p.statement, p.verdict, method, cert, p.counterexample, p.reason)
+        why = f"{why}; the exact back-ends did not decide ({evidence})"
     if n > lim:
         return Proof(statement, "unknown", "none", reason=f"{why}; the domain of {_pow2(n)} inputs exceeds the "
                                                           f"exhaustive limit {_pow2(lim)} ({HOW_TO_CHANGE})")
@@ -391,6 +433,16 @@ def _confirm_missing(L, size, y, digits, limit) -> None:
 
 def _exhaustive_surjective(L, size, n, statement, why, limit) -> Proof:
     lim = exhaustive_limit(limit)
+    if not _enumerate_first(max(size, n), limit):
+        holds, y, evidence, method = _exact("covers", L, size, n)
+        if holds is not None:
+            cert = _exact_certificate(evidence, f"values in [0, {n}) outside the image", method)
+            if holds:
+                return Proof(statement, "proved", method, cert, reason=why)
+            if size <= min(lim, CROSS_CHECK_LIMIT) and (exhaustive.values(L, size, lim) == y).any():
+                raise AssertionError(f"surjectivity: ISL's missing value {y} is hit after all")
+            return Proof(statement, "refuted", method, cert, {"missing value": y}, reason=f"no input maps to {y}")
+        why = f"{why}; the exact back-ends did not decide ({evidence})"
     if size > lim or n > lim:
         return Proof(statement, "unknown", "none", reason=f"{why}; enumerating {_pow2(max(size, n))} items "
                                                           f"exceeds the exhaustive limit {_pow2(lim)} ({HOW_TO_CHANGE})")
@@ -433,17 +485,23 @@ def is_bijective(L, n: int | None = None, limit: int | None = None) -> Proof:
         return Proof(statement, sur.verdict, sur.method, sur.certificate, sur.counterexample,
                      reason=("not onto [0, n): " if sur.refuted else "") + sur.reason)
     if digits is None:  # the image bound was not checked symbolically
-        if size > exhaustive_limit(limit):
-            return Proof(statement, "unknown", "none", reason="injective and onto, but the image bound is unknown")
-        v = exhaustive.values(L, size, limit)
-        bad = [i for i in (int(v.argmin()), int(v.argmax())) if not 0 <= int(v[i]) < n]
-        if bad:
-            return _outside(L, statement, bad[0], "a value outside the target", n)
+        holds, x, _evidence, _method = _exact("inside", L, size, n)
+        if holds is False:
+            return _outside(L, statement, x, "a value outside the target (found by ISL)", n)
+        if holds is None:
+            if size > exhaustive_limit(limit):
+                return Proof(statement, "unknown", "none",
+                             reason="injective and onto, but the image bound is unknown")
+            v = exhaustive.values(L, size, limit)
+            bad = [i for i in (int(v.argmin()), int(v.argmax())) if not 0 <= int(v[i]) < n]
+            if bad:
+                return _outside(L, statement, bad[0], "a value outside the target", n)
     conds = (inj.certificate.conditions if inj.certificate else ()) + \
             (sur.certificate.conditions if sur.certificate else ()) + (f"every value lies in [0, {n})",)
     cert = Certificate("bijective", inj.certificate.table if inj.certificate else Table([], []), conds,
                        {"surjective": sur.certificate.to_dict() if sur.certificate else None})
-    method = "chain" if inj.method == sur.method == "chain" else "exhaustive"
+    methods = {inj.method, sur.method}
+    method = "chain" if methods == {"chain"} else next((m for m in ("isl", "z3") if m in methods), "exhaustive")
     return Proof(statement, "proved", method, cert)
 
 

@@ -7,9 +7,17 @@ from symcute import Layout
 import symcute.core as core
 from symcute.errors import LayoutError, LimitError
 import symcute.symbolic as sym
-from symcute.symbolic import exhaustive, limits
+from symcute.symbolic import exact, exhaustive, limits
 
 from .strategies import layouts
+
+
+@pytest.fixture
+def no_exact():
+    """Refinement, chains and enumeration only: the tests of the enumeration limit."""
+    old = exact.set_enabled(False)
+    yield
+    exact.set_enabled(old)
 
 
 def _values(L):
@@ -64,7 +72,7 @@ def test_explicit_domain_restricts_and_extends():
     assert sym.prove(Layout.parse("(4,1):(1,0)"), Layout.parse("8:1"), domain=8).refuted
 
 
-def test_non_box_domain_falls_back_to_enumeration():
+def test_non_box_domain_falls_back_to_enumeration(no_exact):
     a, b = Layout.parse("(3,3):(1,3)"), Layout.parse("9:1")
     p = sym.prove(a, b, domain=5)
     assert p.proved and p.method == "exhaustive"
@@ -81,7 +89,7 @@ def test_non_box_domain_of_power_of_two_layouts_is_decided_over_gf2():
     assert p.refuted and p.counterexample["index"] == 4
 
 
-def test_functional_composition_differs_from_cute_composition_when_rhs_overlaps():
+def test_functional_composition_differs_from_cute_composition_when_rhs_overlaps(no_exact):
     L, R = Layout.parse("(2,2):(1,10)"), Layout.parse("(2,2):(1,1)")
     C = core.composition(L, R)  # CuTe also prints (2,2):(1,1): composition is mode-by-mode
     p = sym.prove(sym.Compose(L, R), C)
@@ -127,7 +135,7 @@ def test_large_layouts_are_proved_without_enumeration():
     assert sym.prove(W, core.coalesce(W)).proved
 
 
-def test_enumeration_past_the_limit_is_refused():
+def test_enumeration_past_the_limit_is_refused(no_exact):
     L = Layout((1 << 20, 1 << 20), (3, 5))
     with pytest.raises(LimitError, match="EXHAUSTIVE_LIMIT"):
         exhaustive.values(L, L.size())
@@ -135,7 +143,7 @@ def test_enumeration_past_the_limit_is_refused():
     assert p.verdict == "unknown" and "limit" in p.reason
 
 
-def test_set_limit_round_trip():
+def test_set_limit_round_trip(no_exact):
     old = limits.set_exhaustive_limit(10)
     try:
         assert sym.is_injective(Layout.parse("(2,2,2,2):(2,3,4,5)")).verdict == "unknown"
@@ -166,3 +174,26 @@ def test_surjectivity_refutation_by_the_chain_needs_no_enumeration(monkeypatch):
     monkeypatch.setattr(exhaustive, "values", no_enumeration)
     p = sym.is_surjective(Layout((2, 1 << 23), (1, 4)), 8)
     assert p.refuted and p.method == "chain" and p.counterexample == {"missing value": 2}
+
+
+def test_exact_back_ends_decide_what_refinement_and_the_limit_leave_open():
+    p = sym.is_injective(Layout((3, 1 << 30), (2, 3)))  # no chain, 2^31.6 inputs
+    assert p.proved and p.method in ("z3", "isl")
+    p = sym.is_injective(Layout((3, 1 << 30), (2, 2)))
+    x, y = p.counterexample["indices"]
+    assert p.refuted and x != y and Layout((3, 1 << 30), (2, 2))(x) == Layout((3, 1 << 30), (2, 2))(y)
+    L, R = Layout.parse("(2,2):(1,10)"), Layout.parse("(2,2):(1,1)")
+    p = sym.prove(sym.Compose(L, R), core.composition(L, R), limit=0)  # the carry case, no enumeration
+    assert p.refuted and p.method in ("z3", "isl") and L(R(p.counterexample["index"])) != \
+        core.composition(L, R)(p.counterexample["index"])
+    inner = Layout((2, 2), (1, 1))
+    p = sym.prove(sym.Compose(Layout((2, 2), (1, 2)), inner), Layout((2, 2), (1, 2)), domain=1 << 25)
+    assert p.refuted and p.counterexample["index"] == 2
+
+
+def test_exact_back_ends_are_off_when_asked():
+    old = exact.set_enabled(False)
+    try:
+        assert sym.is_injective(Layout((3, 1 << 30), (2, 3))).verdict == "unknown"
+    finally:
+        exact.set_enabled(old)

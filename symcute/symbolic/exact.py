@@ -1,0 +1,104 @@
+"""The exact back-ends in the order the prover asks them: Z3 for existential claims, then ISL.
+
+``decide(question, *args)`` returns ``(holds, witness, evidence, method)`` from the
+first back-end that decides (``method`` is ``"z3"`` or ``"isl"``), or
+``(None, None, why none did, "none")``.  Z3 answers within its
+own timeout; ISL has no reliable interrupt (its operation bound does not cover
+every step), so each ISL query runs in a forked child that is stopped after
+``ISL_SECONDS``.  Neither back-end is trusted for a counterexample: the prover
+re-evaluates every witness with core.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+
+from . import isl_backend, z3_backend
+
+ISL_SECONDS = float(os.environ.get("SYMCUTE_ISL_SECONDS", "10"))
+
+# SYMCUTE_EXACT=0 (or set_enabled(False)) turns the exact back-ends off: refinement, the chain
+# arguments and enumeration only (to measure what each method decides, and to exercise the limits).
+ENABLED = os.environ.get("SYMCUTE_EXACT", "1") != "0"
+
+
+def set_enabled(flag: bool) -> bool:
+    """Turn the exact back-ends on or off; returns the previous setting."""
+    global ENABLED
+    old, ENABLED = ENABLED, bool(flag)
+    return old
+
+# Which back-ends can answer which question (coverage needs a projection: ISL only).
+_Z3 = {"equal": z3_backend.equal, "injective": z3_backend.injective, "inside": z3_backend.inside,
+       "disjoint": z3_backend.disjoint}
+_ISL = {"equal": isl_backend.equal, "injective": isl_backend.injective, "inside": isl_backend.inside,
+        "covers": isl_backend.covers, "subset": lambda a, na, b, nb: isl_backend.image_relation(a, na, b, nb, "subset"),
+        "disjoint": lambda a, na, b, nb: isl_backend.image_relation(a, na, b, nb, "disjoint")}
+
+
+def decide(question: str, *args):
+    if not ENABLED:
+        return None, None, "the exact back-ends are off (SYMCUTE_EXACT=0)", "none"
+    notes = []
+    if question in _Z3:
+        if z3_backend.available():
+            try:
+                return _Z3[question](*args) + ("z3",)
+            except (isl_backend.NotRepresentable, isl_backend.Exhausted) as e:
+                notes.append(f"Z3: {e}")
+        else:
+            notes.append(z3_backend.INSTALL_HINT)
+    if question in _ISL:
+        if isl_backend.available():
+            try:
+                return _bounded(_ISL[question], args, ISL_SECONDS) + ("isl",)
+            except (isl_backend.NotRepresentable, isl_backend.Exhausted) as e:
+                notes.append(f"ISL: {e}")
+        else:
+            notes.append(isl_backend.INSTALL_HINT)
+    return None, None, "; ".join(notes) or f"no exact back-end answers {question!r}", "none"
+
+
+def _child(conn, fn, args):
+    try:
+        conn.send(("ok", fn(*args)))
+    except isl_backend.NotRepresentable as e:
+        conn.send(("not", str(e)))
+    except isl_backend.Exhausted as e:
+        conn.send(("exhausted", str(e)))
+    except BaseException as e:  # anything else: report it to the parent, which raises it there
+        conn.send(("error", f"{type(e).__name__}: {e}"))
+    finally:
+        conn.close()
+
+
+def _bounded(fn, args, seconds: float):
+    """``fn(*args)`` in a forked child, stopped after ``seconds`` (then Exhausted)."""
+    try:
+        ctx = multiprocessing.get_context("fork")
+    except ValueError:  # no fork on this platform: run in-process, bounded by ISL's operation count only
+        return fn(*args)
+    parent, child = ctx.Pipe(duplex=False)
+    p = ctx.Process(target=_child, args=(child, fn, args), daemon=True)
+    p.start()
+    child.close()
+    try:
+        if not parent.poll(seconds):
+            raise isl_backend.Exhausted(f"ISL did not finish within {seconds:g} s "
+                                        f"(symcute.symbolic.exact.ISL_SECONDS, env SYMCUTE_ISL_SECONDS)")
+        status, value = parent.recv()
+    except EOFError:
+        raise isl_backend.Exhausted("the ISL worker died without an answer") from None
+    finally:
+        parent.close()
+        if p.is_alive():
+            p.kill()
+        p.join()
+    if status == "ok":
+        return value
+    if status == "not":
+        raise isl_backend.NotRepresentable(value)
+    if status == "exhausted":
+        raise isl_backend.Exhausted(value)
+    raise RuntimeError(f"ISL worker failed: {value}")

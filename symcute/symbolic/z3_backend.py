@@ -1,0 +1,209 @@
+"""The SMT back-end: layouts as Z3 integer terms, existential claims decided by Z3 (linear integer arithmetic).
+
+An index ``q`` in ``[0, n)`` of a flat layout ``(s_i):(d_i)`` is written as its
+mixed-radix digits ``q = sum x_i * W_i`` with ``0 <= x_i < s_i`` (the last
+digit unbounded above: CuTe's last mode takes any overflow), and the value is
+``sum d_i * x_i``; a negative input is evaluated on ``|q|`` and negated (C++
+truncation).  Swizzle bits are ``(v / 2^k) % 2`` (division by constants), a
+composition substitutes one term into the next.  Each claim is the
+satisfiability of its negation: "sat" gives a counterexample (re-evaluated
+with core by the prover), "unsat" is the proof, and a solver that runs past
+``TIMEOUT_MS`` says "unknown" (the claim stays undecided).
+
+Only existential questions are asked here (two sides differ somewhere, two
+indices collide, a value falls outside a range, two images meet); coverage
+questions ("every value is hit") go to ISL (:mod:`.isl_backend`), which
+projects exactly.  ``to_z3(L)`` is also a public export.
+"""
+
+from __future__ import annotations
+
+from ..core import int_tuple as it
+from ..core.layout import Layout
+from ..errors import SymcuteError
+from .formula import Formula
+from .isl_backend import Exhausted, NotRepresentable
+
+TIMEOUT_MS = 10_000
+
+INSTALL_HINT = "the SMT back-end needs z3-solver: pip install z3-solver (a dependency of symcute)"
+
+
+def available() -> bool:
+    try:
+        import z3  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def _z3():
+    try:
+        import z3
+    except ImportError:
+        raise SymcuteError(INSTALL_HINT) from None
+    return z3
+
+
+class Encoder:
+    """Builds Z3 terms for CuTe evaluations, adding each term's digit constraints to ``solver``.
+
+    ``guards``: conditions under which the encoding is CuTe's value (a swizzle is encoded for
+    non-negative offsets only); a query whose guards can fail is not answered.
+    """
+
+    def __init__(self, solver):
+        self.z3 = _z3()
+        self.solver = solver
+        self.count = 0
+        self.guards = []
+
+    def fresh(self, name: str):
+        self.count += 1
+        return self.z3.Int(f"{name}_{self.count}")
+
+    def apply(self, term, v):
+        from ..core.composed import ComposedLayout
+        from ..core.swizzle import Swizzle
+        from .linear import Compose
+        if isinstance(term, Formula):
+            term = term.layout
+        if isinstance(term, Layout):
+            return self._layout(term, v)
+        if isinstance(term, Swizzle):
+            return self._swizzle(term, v)
+        if isinstance(term, ComposedLayout):
+            if type(term.offset) is not int:
+                raise NotRepresentable(f"{term}: the offset {term.offset} is not an integer")
+            return self.apply(term.outer, term.offset + self.apply(term.inner, v))
+        if isinstance(term, Compose):
+            return self.apply(term.outer, self.apply(term.inner, v))
+        raise NotRepresentable(f"{term!r} is not a layout, a swizzle, a composed layout or a Compose")
+
+    def _layout(self, layout: Layout, v):
+        z3 = self.z3
+        shape = it.flatten_to_tuple(layout.shape)
+        stride = it.flatten_to_tuple(layout.stride)
+        a = self.fresh("abs")
+        self.solver.add(a == z3.If(v >= 0, v, -v))
+        parts, terms, w = [], [], 1
+        for k, (s, d) in enumerate(zip(shape, stride)):
+            if type(s) is not int or type(d) is not int:
+                raise NotRepresentable(f"{layout}: only integer shapes and strides are encoded")
+            if s < 1:
+                raise NotRepresentable(f"{layout}: extent {s} (CuTe divides by it)")
+            last = k == len(shape) - 1
+            if s == 1 and not last:
+                continue
+            x = self.fresh("digit")
+            self.solver.add(x >= 0)
+            if not last:
+                self.solver.add(x < s)
+            parts.append(x * w)
+            if d:
+                terms.append(d * x)
+            w *= s
+        self.solver.add(a == (z3.Sum(parts) if parts else 0))
+        r = z3.Sum(terms) if terms else z3.IntVal(0)
+        return z3.If(v >= 0, r, -r)
+
+    def _swizzle(self, sw, v):
+        self.guards.append(v >= 0)
+        ybase = sw.base + max(0, sw.shift)
+        zbase = sw.base - min(0, sw.shift)
+        out = v
+        for k in range(sw.bits):
+            y = (v / (1 << (ybase + k))) % 2
+            z = (v / (1 << (zbase + k))) % 2
+            out = out + (1 << (zbase + k)) * ((y + z) % 2 - z)
+        return out
+
+
+def to_z3(L, q=None):
+    """``L`` as a Z3 term of the integer ``q`` (a fresh ``q`` by default) with its side constraints:
+    ``(value, q, constraints)``; ``value`` equals core's ``L(q)`` wherever ``constraints`` hold.
+
+    @post for every integer q satisfying the constraints (and, for swizzles, q >= 0), value == L(q)
+    """
+    z3 = _z3()
+    s = z3.Solver()
+    enc = Encoder(s)
+    q = z3.Int("q") if q is None else q
+    value = enc.apply(L, q)
+    return value, q, list(s.assertions()) + enc.guards
+
+
+def _solver():
+    z3 = _z3()
+    s = z3.Solver()
+    s.set("timeout", TIMEOUT_MS)
+    return s
+
+
+def _decide(s, enc, negation, *witness):
+    """Check the guards, then the negation of the claim: (True, None) when unsat, (False, values) when sat."""
+    z3 = enc.z3
+    if enc.guards:
+        s.push()
+        s.add(z3.Not(z3.And(*enc.guards)))
+        r = s.check()
+        s.pop()
+        if r != z3.unsat:
+            raise NotRepresentable("a swizzle may be applied to a negative offset here (not encoded)")
+    s.add(negation)
+    r = s.check()
+    if r == z3.unsat:
+        return True, None
+    if r == z3.sat:
+        m = s.model()
+        return False, tuple(m.eval(w, model_completion=True).as_long() for w in witness)
+    raise Exhausted(f"Z3 gave up after {TIMEOUT_MS} ms (symcute.symbolic.z3_backend.TIMEOUT_MS): {s.reason_unknown()}")
+
+
+def equal(lhs, rhs, n: int):
+    """``lhs(q) == rhs(q)`` on ``[0, n)``: ``(True, None, evidence)`` or ``(False, q, evidence)``."""
+    z3 = _z3()
+    s = _solver()
+    enc = Encoder(s)
+    q = z3.Int("q")
+    s.add(q >= 0, q < n)
+    holds, w = _decide(s, enc, enc.apply(lhs, q) != enc.apply(rhs, q), q)
+    return holds, (None if holds else w[0]), f"Z3: 'exists q in [0, {n}): lhs(q) != rhs(q)' is " + \
+        ("unsat" if holds else "sat")
+
+
+def injective(term, n: int):
+    """Injective on ``[0, n)``: ``(True, None, evidence)`` or ``(False, (x, y), evidence)``."""
+    z3 = _z3()
+    s = _solver()
+    enc = Encoder(s)
+    x, y = z3.Int("x"), z3.Int("y")
+    s.add(x >= 0, x < y, y < n)
+    holds, w = _decide(s, enc, enc.apply(term, x) == enc.apply(term, y), x, y)
+    return holds, (None if holds else w), f"Z3: 'exists 0 <= x < y < {n}: L(x) == L(y)' is " + \
+        ("unsat" if holds else "sat")
+
+
+def inside(term, size: int, n: int):
+    """Every value on ``[0, size)`` in ``[0, n)``: ``(True, None, evidence)`` or ``(False, x, evidence)``."""
+    z3 = _z3()
+    s = _solver()
+    enc = Encoder(s)
+    x = z3.Int("x")
+    s.add(x >= 0, x < size)
+    v = enc.apply(term, x)
+    holds, w = _decide(s, enc, z3.Or(v < 0, v >= n), x)
+    return holds, (None if holds else w[0]), f"Z3: 'exists x in [0, {size}): L(x) outside [0, {n})' is " + \
+        ("unsat" if holds else "sat")
+
+
+def disjoint(a, na: int, b, nb: int):
+    """The images of ``a`` on ``[0, na)`` and ``b`` on ``[0, nb)`` are disjoint: ``(True, None, evidence)``
+    or ``(False, (x, y), evidence)`` with ``a(x) == b(y)``."""
+    z3 = _z3()
+    s = _solver()
+    enc = Encoder(s)
+    x, y = z3.Int("x"), z3.Int("y")
+    s.add(x >= 0, x < na, y >= 0, y < nb)
+    holds, w = _decide(s, enc, enc.apply(a, x) == enc.apply(b, y), x, y)
+    return holds, (None if holds else w), f"Z3: 'exists x, y: a(x) == b(y)' is " + ("unsat" if holds else "sat")

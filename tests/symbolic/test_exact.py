@@ -1,0 +1,100 @@
+"""The exact back-ends: their encodings equal core's evaluation, and their answers are checked by core."""
+
+import random
+
+import pytest
+
+from symcute import Layout
+import symcute.core as core
+from symcute.core.parse import parse_layout
+import symcute.symbolic as sym
+from symcute.symbolic import exact, isl_backend, z3_backend
+
+from .strategies import random_layout
+
+islpy = pytest.importorskip("islpy")
+z3 = pytest.importorskip("z3")
+
+
+def _isl_values(m):
+    out = {}
+    for_set = m.wrap()
+    for_set.foreach_point(lambda p: out.__setitem__(
+        p.get_coordinate_val(islpy.dim_type.set, 0).to_python(), p.get_coordinate_val(islpy.dim_type.set, 1).to_python()))
+    return out
+
+
+def test_to_isl_is_cutes_evaluation_on_random_layouts():
+    rng = random.Random(5)
+    for _ in range(60):
+        L = random_layout(rng, negative=rng.random() < 0.3, max_size=64)
+        got = _isl_values(sym.to_isl(L))
+        assert got == {i: L(i) for i in range(L.size())}, L
+
+
+def test_to_isl_of_a_swizzled_layout_and_of_digits():
+    c = parse_layout("Sw<2,1,2> o 3 o (4,8):(8,1)")
+    assert _isl_values(sym.to_isl(c)) == {i: c(i) for i in range(c.size())}
+    d = sym.to_isl(Layout((4, 8), (8, 1)), digits=True)
+    assert str(d.range()) == "{ [v] : 0 <= v <= 31 }"
+
+
+def test_to_z3_is_cutes_evaluation_past_the_size_and_at_negative_inputs():
+    rng = random.Random(6)
+    for _ in range(30):
+        L = random_layout(rng, negative=rng.random() < 0.3, max_size=64)
+        value, q, constraints = sym.to_z3(L)
+        for x in (0, 1, L.size() - 1, L.size() + 3, -5):
+            s = z3.Solver()
+            s.add(*constraints, q == x)
+            assert s.check() == z3.sat
+            assert s.model().eval(value).as_long() == L(x), (L, x)
+
+
+def test_swizzle_through_z3_matches_core():
+    c = parse_layout("Sw<3,4,3> o 0 o (8,64):(64,1)")
+    value, q, constraints = sym.to_z3(c)
+    for x in (0, 17, 200, 511):
+        s = z3.Solver()
+        s.add(*constraints, q == x)
+        assert s.check() == z3.sat and s.model().eval(value).as_long() == c(x)
+
+
+@pytest.mark.parametrize("backend", [isl_backend, z3_backend])
+def test_back_ends_agree_with_enumeration(backend):
+    rng = random.Random(7)
+    for _ in range(25):
+        L = random_layout(rng, negative=False, max_size=64)
+        n = L.size()
+        values = [L(i) for i in range(n)]
+        holds, pair, _ = backend.injective(L, n)
+        assert holds == (len(set(values)) == n)
+        if not holds:
+            assert L(pair[0]) == L(pair[1]) and pair[0] != pair[1]
+        R = core.coalesce(L)
+        assert backend.equal(L, R, n)[0]
+
+
+def test_isl_coverage_and_the_bounded_worker():
+    holds, y, _ = exact._bounded(isl_backend.covers, (Layout((2, 4), (1, 4)), 8, 8), 20)
+    assert not holds and y == 2
+    assert exact._bounded(isl_backend.covers, (Layout((2, 4), (1, 2)), 8, 8), 20)[0]
+    with pytest.raises(isl_backend.Exhausted, match="did not finish"):
+        exact._bounded(_sleep, (), 0.2)
+
+
+def _sleep():
+    import time
+    time.sleep(5)
+
+
+def test_a_right_inverse_with_swapped_strides_is_refuted_at_2_to_the_40():
+    L = Layout((5, 1 << 38, 6), (1, 30, 5))  # compact, permuted strides: size ~2^40.9
+    R = core.right_inverse(L)
+    assert sym.prove_right_inverse(L, R).proved
+    shape, stride = core.flatten(R).shape, list(core.flatten(R).stride)
+    stride[0], stride[1] = stride[1], stride[0]
+    W = Layout(shape, tuple(stride))
+    p = sym.prove_right_inverse(L, W)
+    i = p.counterexample["index"]
+    assert p.refuted and L(W(i)) != i
