@@ -59,7 +59,6 @@ def declare_params(decls: list[str]):
 
 
 def run(args) -> int:
-    from ..expr import evaluate
     if args.max_cells is not None:
         set_max_cells(args.max_cells)
     lets = parse_lets(args.let)
@@ -70,7 +69,11 @@ def run(args) -> int:
             from ..errors import ParseError
             raise ParseError(f"--param {clash[0]} and --let {clash[0]}=... name the same variable")
         lets = {**{n: ps[n] for n in ps.names()}, **lets}
-    value = evaluate(args.expr, lets)
+    value, broken = _evaluate_and_check(args.expr, lets, ps is not None)
+    if broken is not None:
+        import sys
+        from ..symbolic.contracts import warning_line
+        print(f"warning: {warning_line(broken)}", file=sys.stderr)
     if args.cpp or args.dsl:
         from ..core.code import to_cpp, to_dsl
         print((to_cpp if args.cpp else to_dsl)(value))
@@ -82,6 +85,17 @@ def run(args) -> int:
         if used:
             print("using " + "; ".join(used))
     return 0
+
+
+def _evaluate_and_check(text: str, lets: dict, parametric: bool):
+    """The value and, when it breaks its operation's contract (CUTLASS #3177's composition), the refuting
+    proof. The exit status is not changed: CuTe's value is printed as CuTe computes it."""
+    from ..expr import evaluate
+    if parametric:
+        return evaluate(text, lets), None
+    from ..symbolic.contracts import evaluate_checked
+    value, proof = evaluate_checked(lambda: evaluate(text, lets))
+    return value, (proof if proof is not None and proof.refuted else None)
 
 
 def show(value) -> str:

@@ -255,11 +255,11 @@ def inside(term, size: int, n: int):
 
 
 @_guard
-def image_relation(a, na: int, b, nb: int, relation: str):
-    """Images of ``a`` on ``[0, na)`` and ``b`` on ``[0, nb)``: ``relation`` ``"disjoint"`` or ``"subset"``
+def image_relation(a, na: int, b, nb: int, relation: str, a_from: int = 0):
+    """Images of ``a`` on ``[a_from, na)`` and ``b`` on ``[0, nb)``: ``relation`` ``"disjoint"`` or ``"subset"``
     (a's image inside b's); ``(True, None)`` or ``(False, x)``: an index of ``a`` whose value breaks it."""
     ctx = _context()
-    ma = function_map(a, ctx).intersect_domain(_box(na, ctx))
+    ma = function_map(a, ctx).intersect_domain(_box(na, ctx, a_from))
     ib = function_map(b, ctx).intersect_domain(_box(nb, ctx)).range()
     if relation == "disjoint":
         bad = ma.intersect_range(ib).domain()
@@ -268,5 +268,20 @@ def image_relation(a, na: int, b, nb: int, relation: str):
     else:
         raise SymcuteError(f"image_relation: unknown relation {relation!r}")
     if bad.is_empty():
-        return True, None, f"{{ x in [0, {na}) : the {relation} condition fails at x }} = {bad} is empty"
+        return True, None, f"{{ x in [{a_from}, {na}) : the {relation} condition fails at x }} = {bad} is empty"
     return False, _point(bad)[0], str(bad)
+
+
+@_guard
+def same_image(L, R, up: int, down: int):
+    """``image(R) == { down * floor(v / up) + j : v in image(L), 0 <= j < down }``: ``(True, None, evidence)``
+    or ``(False, value, evidence)`` with a value in one image and not the other."""
+    isl = _isl()
+    ctx = _context()
+    a = function_map(L, ctx).intersect_domain(_box(L.size(), ctx)).range()
+    a = a.apply(isl.Map(f"{{ [v] -> [w] : {down}*floor(v/{up}) <= w < {down}*floor(v/{up}) + {down} }}", context=ctx))
+    b = function_map(R, ctx).intersect_domain(_box(R.size(), ctx)).range()
+    diff = a.subtract(b).union(b.subtract(a))
+    if diff.is_empty():
+        return True, None, f"the symmetric difference of the two images, {diff}, is empty"
+    return False, _point(diff)[0], str(diff)

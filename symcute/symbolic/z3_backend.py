@@ -197,13 +197,25 @@ def inside(term, size: int, n: int):
         ("unsat" if holds else "sat")
 
 
-def disjoint(a, na: int, b, nb: int):
-    """The images of ``a`` on ``[0, na)`` and ``b`` on ``[0, nb)`` are disjoint: ``(True, None, evidence)``
+def disjoint(a, na: int, b, nb: int, a_from: int = 0):
+    """The images of ``a`` on ``[a_from, na)`` and ``b`` on ``[0, nb)`` are disjoint: ``(True, None, evidence)``
     or ``(False, (x, y), evidence)`` with ``a(x) == b(y)``."""
     z3 = _z3()
     s = _solver()
     enc = Encoder(s)
     x, y = z3.Int("x"), z3.Int("y")
-    s.add(x >= 0, x < na, y >= 0, y < nb)
+    s.add(x >= a_from, x < na, y >= 0, y < nb)
     holds, w = _decide(s, enc, enc.apply(a, x) == enc.apply(b, y), x, y)
     return holds, (None if holds else w), f"Z3: 'exists x, y: a(x) == b(y)' is " + ("unsat" if holds else "sat")
+
+
+def increasing(term, n: int):
+    """``term(i-1) < term(i)`` for ``1 <= i < n``: ``(True, None, evidence)`` or ``(False, i, evidence)``."""
+    z3 = _z3()
+    s = _solver()
+    enc = Encoder(s)
+    i = z3.Int("i")
+    s.add(i >= 1, i < n)
+    holds, w = _decide(s, enc, enc.apply(term, i - 1) >= enc.apply(term, i), i)
+    return holds, (None if holds else w[0]), f"Z3: 'exists i in [1, {n}): L(i-1) >= L(i)' is " + \
+        ("unsat" if holds else "sat")
