@@ -110,17 +110,16 @@ def recorded_addresses(directory, flags: int = 2) -> list:
 
 
 def category(case: dict) -> str:
-    """What the model claims for a case: 'exact' (every counter predicted), 'store-stream' (several wide
-    stores of one warp back to back, or warps storing concurrently: the counters add wavefronts the bank
-    model does not see), 'cp.async' (the write side of cp.async.ca, which follows the global source),
+    """What the model claims for a case: 'exact' (every counter predicted), 'store-stream' (several store
+    instructions of one warp, or warps storing concurrently: the counters may add wavefronts the per-instruction
+    bank model does not see), 'cp.async' (the write side of cp.async.ca, which follows the global source),
     'unobservable' (cp.async.cg)."""
     op, kind = case["op"], case["kind"]
     if kind.startswith("cpasynccg"):
         return "unobservable"
     if op == "ldgsts":
         return "cp.async"
-    if op == "st" and (case["ninstr"] > 1 or case["warps"] > 1) and \
-            (not case.get("serial", False) or case["ninstr"] > 1) and not case.get("gap"):
+    if op == "st" and (case["ninstr"] > 1 or (case["warps"] > 1 and not case.get("serial", False))):
         return "store-stream"
     return "exact"
 

@@ -19,12 +19,23 @@ def judged(request):
     return request.param, rejudge(RUNS / request.param)
 
 
-def test_every_case_the_model_claims_exactly_agrees_with_the_h200(judged):
-    run, rows = judged
+@pytest.mark.parametrize("run, least", [("run1", 200), ("run2", 200), ("run3", 10)])
+def test_every_case_the_model_claims_exactly_agrees_with_the_h200(run, least):
+    rows = rejudge(RUNS / run)
     exact = [(c, v) for c, cat, v in rows if cat == "exact"]
     bad = [c["name"] for c, v in exact if v.verdict != AGREE]
     assert not bad, f"{run}: {len(bad)} disagreements, e.g. {bad[:3]}"
-    assert len(exact) >= 200
+    assert len(exact) >= least
+
+
+def test_spacing_store_streams_removes_most_of_the_extra_wavefronts():
+    # run 3 repeats run 2's multi-instruction stores one warp at a time with 2 us between instructions:
+    # what remains off the model is the back-to-back 512-byte stores (docs/memory.md, "Store streams")
+    rows = rejudge(RUNS / "run3")
+    streams = [(c, v) for c, cat, v in rows if cat == "store-stream"]
+    off = [(c, v) for c, v in streams if v.verdict != AGREE]
+    assert len(streams) >= 90 and len(off) <= 15
+    assert all(v.measured_wavefronts > v.predicted_wavefronts for c, v in off)
 
 
 def test_every_load_family_and_atom_is_covered(judged):
