@@ -117,7 +117,9 @@ def _configuration(d, tiled, op) -> None:
               tile=[tiled.tile_size(k) for k in range(3)], operand=op, operand_axes=list(axes),
               operand_tile=[tiled.tile_size(i), tiled.tile_size(j)], atom_threads=atom.thr_id.size(),
               threads=tiled.size(), thr_layout_vmnk=str(vmnk), thread_modes=modes,
-              broadcast_mode=None if bmode is None else ATOM_AXES[bmode - 1])
+              # a broadcast only where the broadcast mode has threads: with atom layout (2,1,1) the
+              # wn mode of A has extent 1, and atile connects nothing
+              broadcast_mode=None if bmode is None or vmnk[bmode].size() == 1 else ATOM_AXES[bmode - 1])
 
 
 def _thread_domain(d, tiled, op, F) -> None:
@@ -174,7 +176,8 @@ def _right_inverse_steps(d, F, Ff, G, op):
              "shapes": list(it.flatten_to_tuple(det["coalesced"].shape)) if isinstance(
                  det["coalesced"].shape, tuple) else [det["coalesced"].shape],
              "strides": list(it.flatten_to_tuple(det["coalesced"].stride)) if isinstance(
-                 det["coalesced"].stride, tuple) else [det["coalesced"].stride]}
+                 det["coalesced"].stride, tuple) else [det["coalesced"].stride],
+             "strides_of_G": list(it.flatten_to_tuple(G.stride))}
     # the digit of G with the largest coefficient: its TV weight is the product of the extents below it
     top = max(Gf.axes, key=lambda a: a.stride)
     fa = Ff.axis(top.name)

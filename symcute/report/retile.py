@@ -43,8 +43,15 @@ def _question(view, t, ctx) -> list:
                   upcast=code(f"upcast<{ctx['N']}>"))
     title = t("retile_title", op=md.esc(ctx["op"]), mma=code(ctx["conf"]["mma"]),
               layout=code(cute(ctx["conf"]["atom_layout_shape"])))
-    parts = [md.heading(1, title), t("retile_intro"), block(snippets.RETILE_LINE.format(), "cpp"),
-             t("retile_question_ones" if all(x == 1 for x in U["product_each"]) else "retile_question", **fields)]
+    # each question only where its premise holds: "only E elements" when E < N, the stride when it reaches the tile
+    questions = [t("retile_setup_fewer" if ctx["elements"] < ctx["N"] else "retile_setup", **fields),
+                 t("retile_q_upcast", **fields)]
+    # the stride as CuTe prints G (a coalesced G may fold the formula's top digit into a longer mode)
+    if G["top_weight"] >= ctx["elements"] and G["top_weight"] in G["right_inverse"]["strides_of_G"]:
+        questions.append(t("retile_q_stride", **fields))
+    questions.append(t("retile_q_each_ones" if all(x == 1 for x in U["product_each"]) else "retile_q_each", **fields))
+    sep = "" if t("retile_q_upcast", **fields).endswith("？") else " "
+    parts = [md.heading(1, title), t("retile_intro"), block(snippets.RETILE_LINE.format(), "cpp"), sep.join(questions)]
     if ctx["bmode"]:
         parts.append(t("retile_answer_broadcast", op=ctx["op"], tile=code(_tile_name(ctx["op"])),
                        mode=code(ctx["bmode"]), fn=code(f"get_layout{ctx['op']}_TV()")))
@@ -144,6 +151,11 @@ def _thread_domain(view, t, ctx) -> list:
                         f"(wm,wn) → {'wm+0*wn' if op == 'A' else '0*wm+wn'} → {other}"),
                   t("domain_keep", tile=code(tile), keep=code(other), drop=code(mode), op=op)]
         stage_final = t("stage_broadcast", tile=code(tile, cell=True))
+    elif op in ("A", "B"):  # the broadcast tile is composed, but its mode has one thread: it connects nothing
+        mode = {"A": "wn", "B": "wm"}[op]
+        parts.append(t("domain_broadcast_trivial", op=op, tile=code(_tile_name(op)), mode=code(mode),
+                       fn=code(f"get_layout{op}_TV()")))
+        stage_final = t("stage_final", fn=code(f"get_layout{op}_TV()", cell=True))
     else:
         parts.append(t("domain_no_broadcast", op=op))
         stage_final = t("stage_final", fn=code(f"get_layout{op}_TV()", cell=True))
@@ -208,7 +220,7 @@ def _right_inverse(view, t, ctx) -> list:
     g = step.details
     ri = g["right_inverse"]
     op = ctx["op"]
-    parts = [md.heading(2, t("sec_right_inverse")), t("ri_let"), block(snippets.TV_INVERSE.format(op=op), "cpp"),
+    parts = [md.heading(2, t("sec_right_inverse" if ctx["bmode"] else "sec_right_inverse_plain")), t("ri_let"), block(snippets.TV_INVERSE.format(op=op), "cpp"),
              t("ri_contract"), block("F(G(q)) = q"), t("ri_not_left", tv=code("G(F(tv))=tv"))]
     F = view.formula_step("F").details
     parts.append(t("ri_prefix"))
@@ -313,7 +325,7 @@ def _upcast(view, t, ctx) -> list:
         t("sec_upcast_same", n=code(N))
     parts = [md.heading(2, head),
              t("up_intro"), block(snippets.UPCAST.format(T=T, V=V), "cpp"),
-             t("up_range", expr=code(f"{T}*{V}"), V=code(V), N=code(N))]
+             t("up_range" if ctx["elements"] < N else "up_range_all", expr=code(f"{T}*{V}"), V=code(V), N=code(N))]
     sel = view.table("selected_tvs")
     if sel.get("ranges"):
         lines = [f"v={v}:".ljust(6) + f"{lo}…{hi}" for v, lo, hi in sel["ranges"]]
@@ -385,7 +397,10 @@ def _retile(view, t, ctx) -> list:
                vt=code(rc["value_type"]), grouping=code(r["grouping"]))]
     if ctx["bmode"]:
         parts.append(t("rt_broadcast_loads", mode=code(ctx["bmode"]), op=ctx["op"]))
-    parts.append(t("rt_chain", tile=code(_tile_name(ctx["op"]) or f"get_layout{ctx['op']}_TV")))
+    if ctx["bmode"]:
+        parts.append(t("rt_chain", tile=code(_tile_name(ctx["op"]))))
+    else:  # no broadcast: every element has exactly one TV, so right_inverse picks no representatives
+        parts.append(t("rt_chain_plain", fn=code(f"get_layout{ctx['op']}_TV")))
     for s, p in view.proofs():
         if s.details["claim"] in ("retile_with_shape", "retile_upcast"):
             parts.append(check(t, s, p, certificate=False))

@@ -55,10 +55,10 @@ RULES: dict[str, Rule] = {r.id: r for r in [
          "按 stride 排序，每个空隙成为一个新 mode，再补到 cotarget。"),
     Rule("right_inverse", "Coalesce; weight each mode by the exclusive prefix product of the shape (its "
          "weight in the flattened input index); take modes in stride order while each stride equals the "
-         "extent covered so far (modes that break the chain, such as stride-0 broadcasts, are skipped).",
+         "extent covered so far (modes that break the chain, stride-0 modes among them, are skipped).",
          _L, "right_inverse", "layout(result(i)) == i for all i < size(result)",
          "先合并；以 shape 的前缀积作为每个 mode 在展平输入编号中的权重；按 stride 排序，只要 stride 等于"
-         "已覆盖的范围就接上这个 mode（无法延长连续覆盖的 mode，例如 stride 为 0 的广播，被跳过）。"),
+         "已覆盖的范围就接上这个 mode（无法延长连续覆盖的 mode，包括 stride 为 0 的 mode，被跳过）。"),
     Rule("left_inverse", "Coalesce; weight modes by prefix products; in stride order, every non-zero stride "
          "divided by the size gathered so far becomes a mode.", _L, "left_inverse",
          "result(layout(i)) == i for all i < size(layout) when layout is injective",
@@ -117,11 +117,11 @@ RULES: dict[str, Rule] = {r.id: r for r in [
     Rule("thrfrg_C", "Partition an (M,N) layout into thread and value modes.", _MMA, "TiledMMA::thrfrg_C",
          "as thrfrg_A for C", "把 (M,N) 布局划分为线程与值的模式。"),
     Rule("get_layoutA_TV", "thrfrg_A(ref_A).compose(atile, _).compose(thridx_2_thrid, _): the (thread, value) -> "
-         "(m,k) layout; atile broadcasts A over the N threads with stride 0.", _MMA, "TiledMMA::get_layoutA_TV",
+         "(m,k) layout; atile = (ThrM,ThrN):(1,0) gives the N threads stride 0 (they read the A of their M thread).", _MMA, "TiledMMA::get_layoutA_TV",
          "F(t, v) is the A element that thread t holds as value v",
-         "thrfrg_A(ref_A).compose(atile, _).compose(thridx_2_thrid, _)：(线程, 值) → (m,k)；atile 以 stride 0 把 A "
-         "广播到 N 方向的线程。"),
-    Rule("get_layoutB_TV", "The (thread, value) -> (n,k) layout of B; btile broadcasts over the M threads.", _MMA,
+         "thrfrg_A(ref_A).compose(atile, _).compose(thridx_2_thrid, _)：(线程, 值) → (m,k)；atile = (ThrM,ThrN):(1,0) "
+         "让 N 方向的线程 stride 为 0（读取其 M 线程的 A）。"),
+    Rule("get_layoutB_TV", "The (thread, value) -> (n,k) layout of B; btile = (ThrM,ThrN):(0,1) gives the M threads stride 0.", _MMA,
          "TiledMMA::get_layoutB_TV", "F(t, v) is the B element of thread t, value v", "B 的 (线程, 值) → (n,k) 布局。"),
     Rule("get_layoutC_TV", "The (thread, value) -> (m,n) layout of C.", _MMA, "TiledMMA::get_layoutC_TV",
          "F(t, v) is the C element of thread t, value v", "C 的 (线程, 值) → (m,n) 布局。"),

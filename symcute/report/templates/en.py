@@ -80,14 +80,14 @@ TEXT = {
     # --- retile-d ------------------------------------------------------------------------------------
     "retile_title": "From the TV layout to upcast: `retile_D` for operand {op} of {mma}, atom layout {layout}",
     "retile_intro": "Reading the inside of `retile_D`, one line is easy to misread:",
-    "retile_question": "Take this configuration: the {op} tile is {rows}×{cols}, only {elements} matrix elements, "
-                       "while `TiledNumThr*V` is {T}×{V} = {N}. Why can the code call {upcast}? Why does the right "
-                       "inverse contain a stride {stride}? Why is `product_each(shape(frg_layout_mn))` equal to "
-                       "{each}?",
-    "retile_question_ones": "Take this configuration: the {op} tile is {rows}×{cols}, only {elements} matrix "
-                            "elements, while `TiledNumThr*V` is {T}×{V} = {N}. Why can the code call {upcast}? "
-                            "Why does the right inverse contain a stride {stride}? Why are both matrix extents of "
-                            "the result 1, {each}?",
+    "retile_setup_fewer": "Take this configuration: the {op} tile is {rows}×{cols}, only {elements} matrix elements, "
+                          "while `TiledNumThr*V` is {T}×{V} = {N}.",
+    "retile_setup": "Take this configuration: the {op} tile is {rows}×{cols} = {elements} matrix elements, and "
+                    "`TiledNumThr*V` is {T}×{V} = {N}.",
+    "retile_q_upcast": "Why can the code call {upcast}?",
+    "retile_q_stride": "Why does the right inverse contain a stride {stride}?",
+    "retile_q_each": "Why is `product_each(shape(frg_layout_mn))` equal to {each}?",
+    "retile_q_each_ones": "Why are both matrix extents of the result 1, {each}?",
     "retile_answer_broadcast": "The answer starts at the broadcast tile {tile} inside {fn}: it connects the "
                                "threads along {mode} to the {op} layout, so one {op} element belongs to several "
                                "TVs while the full thread domain keeps its numbering. The sections below fix one "
@@ -140,8 +140,11 @@ TEXT = {
     "domain_keep": "{tile} keeps {keep} and ignores {drop} when it is evaluated. Composed at the input of the "
                    "partitioned layout, it accepts the full thread coordinate including {drop}, and different "
                    "values of {drop} land on the same {op} position.",
-    "domain_no_broadcast": "{op} needs all thread modes, so no broadcast tile is composed: the thread domain of "
+    "domain_no_broadcast": "{op} needs all thread modes (M and N), so no further tile is composed: the thread domain of "
                            "the partitioned layout is already the full one.",
+    "domain_broadcast_trivial": "{fn} composes {tile} here too, but the {mode} mode has a single thread, so it "
+                                "connects nothing: no {op} element is shared, and the thread domain of the "
+                                "partitioned layout is already the full one.",
     "stage_broadcast": "after {tile}",
     "stage_final": "{fn}",
     "hdr_stage": "stage",
@@ -167,6 +170,7 @@ TEXT = {
     "formula_example": "For example, these two TVs both need the element {elem}:",
     "formula_example_tv": "Their TV numbers are:",
     "sec_right_inverse": "right_inverse picks one representative and keeps the original TV numbers",
+    "sec_right_inverse_plain": "right_inverse inverts F and keeps the original TV numbers",
     "ri_let": "Let:",
     "ri_contract": "G must satisfy:",
     "ri_not_left": "that is, every matrix element finds one usable TV. G need not recover every repeated TV, so "
@@ -220,6 +224,9 @@ TEXT = {
     "up_range": "{expr} comes from the full number of threads and the first mode of the input fragment ({V} "
                 "values): it is the TV range of every thread's first {V} values, of size {N}. The right inverse "
                 "chose only some of them, but their numbers stay spread over this range:",
+    "up_range_all": "{expr} comes from the full number of threads and the first mode of the input fragment ({V} "
+                    "values): it is the TV range of every thread's first {V} values, of size {N}. Each element has "
+                    "exactly one TV, so the right inverse takes all of them, in this range:",
     "up_granularity": "upcast changes the granularity in which the layout's outputs are counted and shrinks the "
                       "input shape accordingly. It does not require the number of input coordinates to be at "
                       "least N, and no element type of a tensor is converted here.",
@@ -261,6 +268,9 @@ TEXT = {
     "rt_chain": "Along this chain, {tile} sets up the layout of the operand, right_inverse picks TV representatives "
                 "that keep their original numbers, with_shape connects the matrix coordinates, and upcast "
                 "extracts the fragment gathering layout for the current V range.",
+    "rt_chain_plain": "Along this chain, {fn} sets up the layout of the operand, right_inverse inverts it (each "
+                      "element has exactly one TV, which keeps its original number), with_shape connects the "
+                      "matrix coordinates, and upcast extracts the fragment gathering layout for the current V range.",
     "sec_checks": "Checks",
     "checks_intro": "Every identity used above, as the prover answered it:",
     "sec_sources": "Sources",

@@ -76,12 +76,13 @@ TEXT = {
     # --- retile-d --------------------------------------------------------------------------------------
     "retile_title": "从 TV 布局到 upcast：{mma}（atom 布局 {layout}）操作数 {op} 的 `retile_D`",
     "retile_intro": "读 `retile_D` 的内部实现时，有一行容易让人困惑：",
-    "retile_question": "固定下面的配置：{op} tile 是 {rows}×{cols}，只有 {elements} 个矩阵元素，而 `TiledNumThr*V` 却等于 "
-                       "{T}×{V}={N}。为什么能做 {upcast}？为什么右逆布局中会出现 stride {stride}？为什么 "
-                       "`product_each(shape(frg_layout_mn))` 等于 {each}？",
-    "retile_question_ones": "固定下面的配置：{op} tile 是 {rows}×{cols}，只有 {elements} 个矩阵元素，而 `TiledNumThr*V` "
-                            "却等于 {T}×{V}={N}。为什么能做 {upcast}？为什么右逆布局中会出现 stride {stride}？为什么最后"
-                            "两个矩阵方向的范围都是 1，即 {each}？",
+    "retile_setup_fewer": "固定下面的配置：{op} tile 是 {rows}×{cols}，只有 {elements} 个矩阵元素，而 `TiledNumThr*V` 却等于 "
+                          "{T}×{V}={N}。",
+    "retile_setup": "固定下面的配置：{op} tile 是 {rows}×{cols}，共 {elements} 个矩阵元素，`TiledNumThr*V` 等于 {T}×{V}={N}。",
+    "retile_q_upcast": "为什么能做 {upcast}？",
+    "retile_q_stride": "为什么右逆布局中会出现 stride {stride}？",
+    "retile_q_each": "为什么 `product_each(shape(frg_layout_mn))` 等于 {each}？",
+    "retile_q_each_ones": "为什么最后两个矩阵方向的范围都是 1，即 {each}？",
     "retile_answer_broadcast": "这些问题的起点是 {fn} 中的 {tile}。它把 {mode} 方向的线程广播接入 {op} 布局，使同一个 {op} "
                                "元素对应多个 TV，但保留完整线程域的编号。下面固定同一组配置，沿着源码把这件事算清楚；每个数都由 "
                                "symcute 计算，每个恒等式都由它的证明器检查。",
@@ -124,7 +125,9 @@ TEXT = {
     "domain_middle": "本例中间那张布局是：",
     "domain_keep": "{tile} 在求值时保留 {keep}、忽略 {drop}。将它接到划分后布局的输入端后，新布局可以接收包含 {drop} "
                    "的完整线程坐标，而不同的 {drop} 会落到相同的 {op} 位置。",
-    "domain_no_broadcast": "{op} 需要全部线程模式，因此不组合广播 tile：划分后布局的线程域已经是完整的线程域。",
+    "domain_no_broadcast": "{op} 需要全部线程模式（M 和 N），因此不再组合其他 tile：划分后布局的线程域已经是完整的线程域。",
+    "domain_broadcast_trivial": "{fn} 在这里同样组合 {tile}，但 {mode} 模式只有一个线程，因此它不连接任何东西："
+                                "没有 {op} 元素被共享，划分后布局的线程域已经是完整的线程域。",
     "stage_broadcast": "接入 {tile} 后",
     "stage_final": "{fn}",
     "hdr_stage": "阶段",
@@ -146,6 +149,7 @@ TEXT = {
     "formula_example": "例如，下面两个 TV 都需要 {elem}：",
     "formula_example_tv": "它们的原 TV 编号分别是：",
     "sec_right_inverse": "right_inverse 选一个代表，但保留原来的 TV 编号",
+    "sec_right_inverse_plain": "right_inverse 对 F 求逆，并保留原来的 TV 编号",
     "ri_let": "令：",
     "ri_contract": "G 需要满足：",
     "ri_not_left": "也就是每个矩阵元素反查出一个可用的 TV。它不必还原所有重复的 TV，因此不要求 {tv}。",
@@ -186,6 +190,8 @@ TEXT = {
     "up_intro": "回到目标表达式：",
     "up_range": "{expr} 来自完整线程数和输入 fragment 的第一维值数（{V} 个值）。它表示全部线程各自前 {V} 个值所对应的 "
                 "TV 范围，大小为 {N}。虽然右逆只选了其中一部分代表，它们的编号仍散布在这个范围中，例如：",
+    "up_range_all": "{expr} 来自完整线程数和输入 fragment 的第一维值数（{V} 个值）。它表示全部线程各自前 {V} 个值所对应的 "
+                    "TV 范围，大小为 {N}。每个元素恰有一个 TV，所以右逆取全部 TV，都在这个范围中，例如：",
     "up_granularity": "upcast 改变布局的编号粒度，并同步缩小输入 shape。它不要求输入坐标数量大于或等于参数 N；"
                       "这里也没有 Tensor 元素类型的转换。",
     "up_formula": "对正的静态 stride，源码逐个子轴计算：",
@@ -219,6 +225,8 @@ TEXT = {
                           "最终为每个线程使用该线程自身 fragment 的 data() 建立视图，各 warp 仍然准备自己需要的 {op} 寄存器。",
     "rt_chain": "这条调用链中，{tile} 建立操作数的布局，right_inverse 选择保留原编号的 TV 代表，with_shape 接入矩阵坐标，"
                 "upcast 则提取按当前 V 范围划分的 fragment 收集布局。",
+    "rt_chain_plain": "这条调用链中，{fn} 建立操作数的布局，right_inverse 将其求逆（每个元素恰有一个 TV，保留原编号），"
+                      "with_shape 接入矩阵坐标，upcast 则提取按当前 V 范围划分的 fragment 收集布局。",
     "sec_checks": "检查",
     "checks_intro": "上文用到的每个恒等式，以及证明器的回答：",
     "sec_sources": "对照源码",
