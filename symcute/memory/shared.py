@@ -211,12 +211,16 @@ def analyse(bits: np.ndarray, value_bits: int, per_access: int, instr: model.Ins
     g = np.broadcast_to(group, words.shape)[valid]
     wd = words[valid]
     ngroups = warps * nk * nph
-    pair = np.unique(np.stack([g, wd]), axis=1)          # distinct (phase, word)
+    # distinct (phase, word) pairs through one int64 key (a 1-D unique is far cheaper than unique(axis=1))
+    span = int(wd.max()) + 1 if wd.size else 1
+    key = np.unique(g * span + wd)
+    pair = np.stack([key // span, key % span])
     if instr.broadcast:
         counted = pair
     else:                                                 # every lane's word counts (cp.async writes)
         ln = np.broadcast_to(lanes[None, None, :, None], words.shape)[valid]
-        counted = np.unique(np.stack([g, wd, ln]), axis=1)[:2]
+        k3 = np.unique((g * model.WARP + ln) * span + wd)
+        counted = np.stack([k3 // span // model.WARP, k3 % span])
     gbank = counted[0] * model.BANKS + counted[1] % model.BANKS
     per_bank = np.bincount(gbank, minlength=ngroups * model.BANKS).reshape(ngroups, model.BANKS)
     wave = per_bank.max(axis=1)
@@ -241,6 +245,8 @@ def analyse(bits: np.ndarray, value_bits: int, per_access: int, instr: model.Ins
     sel = {int(l): int(lane_byte[ww, wk, l]) for l in range(model.WARP)
            if active[l] and phase[l] == wp and lane_byte[ww, wk, l] >= 0}
     ph = model.phase_wavefronts(wp, sel, instr.lane_bytes, instr.broadcast)
+    if callable(thread_names):       # names are only needed for the witness: computed once, here
+        thread_names = thread_names()
     wit = Witness(ww, wk, wp, ph.bank, ph.bank_words,
                   tuple(tuple(_lane_axes(ww * model.WARP + l, l, thread_names, thread_shape, sel[l]) for l in ls)
                         for ls in ph.bank_lanes))
