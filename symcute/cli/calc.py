@@ -17,6 +17,9 @@ def register(sub) -> None:
                         "over it are parametric and results are closed forms; repeatable")
     p.add_argument("--max-cells", type=int, metavar="N",
                    help="the most cells a picture or table may draw (default 65536)")
+    p.add_argument("--cute-print", action="store_true",
+                   help="read and print CuTe's own notation: _n is static, a plain number a run-time int (as in "
+                        "pasted CuTe output); results print with underscores")
     spelling = p.add_mutually_exclusive_group()
     spelling.add_argument("--cpp", action="store_true", help="print the result in CuTe C++ (make_layout(...))")
     spelling.add_argument("--dsl", action="store_true", help="print the result in CuTe DSL (cute.make_layout(...))")
@@ -69,11 +72,22 @@ def run(args) -> int:
             from ..errors import ParseError
             raise ParseError(f"--param {clash[0]} and --let {clash[0]}=... name the same variable")
         lets = {**{n: ps[n] for n in ps.names()}, **lets}
-    value, broken = _evaluate_and_check(args.expr, lets, ps is not None)
+    if args.cute_print:
+        from ..expr.language import CUTE_NOTATION
+        token = CUTE_NOTATION.set(True)
+        try:
+            value, broken = _evaluate_and_check(args.expr, lets, ps is not None)
+        finally:
+            CUTE_NOTATION.reset(token)
+    else:
+        value, broken = _evaluate_and_check(args.expr, lets, ps is not None)
     if broken is not None:
         import sys
         from ..symbolic.contracts import warning_line
         print(f"warning: {warning_line(broken)}", file=sys.stderr)
+    if args.cute_print and not (args.cpp or args.dsl):
+        print(cute_show(value))
+        return 0
     if args.cpp or args.dsl:
         from ..core.code import to_cpp, to_dsl
         print((to_cpp if args.cpp else to_dsl)(value))
@@ -96,6 +110,17 @@ def _evaluate_and_check(text: str, lets: dict, parametric: bool):
     from ..symbolic.contracts import evaluate_checked
     value, proof = evaluate_checked(lambda: evaluate(text, lets))
     return value, (proof if proof is not None and proof.refuted else None)
+
+
+def cute_show(value) -> str:
+    """CuTe's print: ``_n`` for static integers, plain numbers for run-time ones."""
+    from ..core import Layout
+    if hasattr(value, "cute_str"):
+        return value.cute_str()
+    if isinstance(value, (Layout, int, tuple)):
+        from ..report.pictures import cute_print
+        return cute_print(value)
+    return show(value)
 
 
 def show(value) -> str:

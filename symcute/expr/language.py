@@ -31,6 +31,15 @@ from ..core.tensor import Tensor
 from ..errors import LayoutError, LimitError, ParseError, SymcuteError
 from .registry import REGISTRY
 
+import contextvars
+import re as _re
+
+# ``symcute calc --cute-print``: layout literals are read as CuTe prints them (``_n`` static, a plain
+# number a run-time int), so pasted output keeps CuTe's run-time code paths (symcute.symbolic.parametric)
+CUTE_NOTATION: contextvars.ContextVar = contextvars.ContextVar("symcute_cute_notation", default=False)
+_MIXED_STATIC = _re.compile(r"(?<![A-Za-z0-9_@])_\d")
+_PLAIN_INT = _re.compile(r"(?<![A-Za-z0-9_@])\d")
+
 
 def functions() -> list[str]:
     """The names the language can call (``Name{}`` entries are C++ value constructors)."""
@@ -190,20 +199,23 @@ def _int_expr(r: Reader):
 def _primary(r: Reader):
     t = r.peek
     if t.kind == "int":
+        start = t.pos
         node = _int_expr(r)
         if r.at(":"):
             r.next()
-            return ("layout", node, _stride_tuple(r))
+            return _cute_notation(r, start, ("layout", node, _stride_tuple(r)))
         return node
     if t.kind == "name" and t.text == "Sw" and r.peek_at(1).text == "<":
         return ("literal", r.layout())
     if r.at("("):
+        start = t.pos
         r.next()
         items = _args(r, ")")
         node = ("tuple", items)
         if r.at(":"):
             r.next()
-            return ("layout", node, _stride_tuple(r))
+            node = ("layout", node, _stride_tuple(r))
+            return _cute_notation(r, start, node)
         return node
     if t.kind == "name":
         r.next()
@@ -229,6 +241,16 @@ def _stride_tuple(r: Reader):
     if _names_ahead(r):   # strides over --param names (K, 4*K): an expression tree, evaluated as one
         return _param_stride(r)
     return ("literal_stride", r.int_tuple(allow_basis=True))
+
+
+def _cute_notation(r: Reader, start: int, node):
+    """Under ``--cute-print``, a literal in CuTe's print notation with run-time ints (``(_2,1,_3):(3,_3,_1)``)."""
+    if not CUTE_NOTATION.get():
+        return node
+    text = r.text[start:r.peek.pos].strip()
+    if "@" in text or not (_MIXED_STATIC.search(text) and _PLAIN_INT.search(_MIXED_STATIC.sub("", text))):
+        return node
+    return ("cute_layout", text, node)
 
 
 def _names_ahead(r: Reader) -> bool:
@@ -343,6 +365,9 @@ def _eval(node, env: dict, depth: int, budget: _Budget):
         return budget.charge(node[1])
     if kind == "tuple":
         return tuple(ev(x) for x in node[1])
+    if kind == "cute_layout":
+        from ..symbolic import parametric as P
+        return P.parse(node[1], P.Params(()))
     if kind == "layout":
         shape, stride = ev(node[1]), ev(node[2])
         if _parametric(shape) or _parametric(stride):
