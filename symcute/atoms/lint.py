@@ -331,10 +331,18 @@ def _value_broadcast(layout: Layout) -> int:
     return out
 
 
-def lint_catalog(extended: bool = True) -> list[LintReport]:
-    """Lint every catalogued MMA atom (each GMMA family member once) and every copy atom."""
+def lint_catalog(extended: bool = True, progress=None) -> list[LintReport]:
+    """Lint every catalogued MMA atom (each GMMA family member once) and every copy atom.
+
+    ``progress(done, total)``, when given, is called after each atom (the CLI draws a bar with it).
+    """
     from .copy_catalog import copy_atoms
     from .mma_lookup import mma_atoms
-    reports = [lint_mma_atom(e.atom) for e in mma_atoms(extended=extended)]
-    reports += [lint_copy_atom(a) for a in copy_atoms()]
+    work = [(lint_mma_atom, e.atom) for e in mma_atoms(extended=extended)]
+    work += [(lint_copy_atom, a) for a in copy_atoms()]
+    reports = []
+    for k, (lint, atom) in enumerate(work, 1):
+        reports.append(lint(atom))
+        if progress is not None:
+            progress(k, len(work))
     return reports

@@ -118,6 +118,7 @@ def register(sub) -> None:
     c = whats.add_parser("catalog", help="right_inverse / left_inverse facts of every catalogued MMA atom")
     c.add_argument("--filter", metavar="TEXT", help="only atoms whose name or PTX contains TEXT")
     c.add_argument("--arch", metavar="SM", help="only atoms of this architecture (sm80, sm90, ...)")
+    c.add_argument("--quiet", "-q", action="store_true", help="no progress bar on the terminal")
     _output_options(c, top=False)
 
 
@@ -174,7 +175,9 @@ def derivation_for(args):
         return recipes.derive_tv(args.mma, args.atom_layout, tuple(args.operand or ("A", "B", "C")))
     if args.what == "tmem":
         return recipes.derive_tv_copy(args.copy_atom, args.tmem, args.value_type)
-    return recipes.derive_catalog(args.filter, args.arch)
+    from .progress import Bar
+    with Bar("derive catalog", enabled=not args.quiet) as bar:
+        return recipes.derive_catalog(args.filter, args.arch, progress=bar)
 
 
 def run(args) -> int:

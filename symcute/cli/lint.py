@@ -19,6 +19,7 @@ def register(sub) -> None:
     p.add_argument("--b", metavar="LAYOUT", help="its B TV layout")
     p.add_argument("--c", metavar="LAYOUT", help="its C TV layout")
     p.add_argument("--verbose", "-v", action="store_true", help="also print the atoms that pass and broadcasts")
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress bar on the terminal")
     p.set_defaults(handler=run)
 
 
@@ -43,7 +44,9 @@ def run(args) -> int:
     elif args.name:
         reports = [lint_copy_atom(args.name) if args.copy else lint_mma_atom(args.name)]
     else:
-        reports = lint_catalog()
+        from .progress import Bar
+        with Bar("lint", enabled=not args.quiet) as bar:
+            reports = lint_catalog(progress=bar)
     single = len(reports) == 1
     new = 0
     for r in reports:

@@ -9,14 +9,14 @@ from ..errors import LayoutError
 from ..trace.derivation import Derivation
 from .steps import add_table
 
-def derive_catalog(filter: str | None = None, arch: str | None = None) -> Derivation:
+def derive_catalog(filter: str | None = None, arch: str | None = None, progress=None) -> Derivation:
     """right_inverse / left_inverse facts of every catalogued MMA atom's A, B and C TV layouts (one table).
 
     Per layout L: size(L), size(right_inverse(L)), the prover's verdict on
     ``L(R(i)) == i``, the broadcast sub-axes (thread sub-axes ``t0, t1, ...``,
     value sub-axes ``v0, v1, ...``, numbered by position), and whether
     ``left_inverse(L)`` undoes L.  The operations run unrecorded (thousands of
-    them); the derivation holds the table.
+    them); the derivation holds the table.  ``progress(done, total)``, when given, is called after each atom.
     """
     from ..atoms import mma_atoms
     from ..trace.rules import CUTLASS_VERSION
@@ -24,7 +24,10 @@ def derive_catalog(filter: str | None = None, arch: str | None = None) -> Deriva
                    arch=arch)
     rows = []
     with d.paused():
-        for entry in mma_atoms(filter=filter, arch=arch):
+        entries = list(mma_atoms(filter=filter, arch=arch))
+        for k, entry in enumerate(entries, 1):
+            if progress is not None:
+                progress(k - 1, len(entries))
             atom = entry.atom
             cells = {}
             for op in ("A", "B", "C"):

@@ -186,7 +186,8 @@ def _formula_F(view, t, ctx) -> list:
         parts.append(t("formula_coords", a=code(ax[0]), b=code(ax[1])))
         parts.append(block(f"{ax[0]} = {lin([(c, n) for c, n, _ in cm])}\n{ax[1]} = {lin([(c, n) for c, n, _ in ck])}"))
     parts.append(t("formula_q", q=code(f"q={ctx['q_formula']}")))
-    parts.append(block(f"F(t,v) = q\n       = {f['text_zeros']}"))
+    # F in CuTe notation: what print(mma.get_layout{op}_TV()) shows, next to its formula
+    parts.append(block(f"F = {view.text('F')}\n\nF(t,v) = q\n       = {f['text_zeros']}"))
     parts.append(t("formula_table"))
     parts.append(axes_table(t, f["axes"], t("row_q_stride"), t("row_tv_weight")))
     weights = [(r[3], r[0]) for r in f["axes"]]
