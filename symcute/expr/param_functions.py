@@ -22,10 +22,14 @@ FUNCTIONS = {
         "raked_product", "upcast", "downcast", "right_inverse", "left_inverse", "make_layout", "with_shape")
 }
 FUNCTIONS["local_tile"] = PT.local_tile
-FUNCTIONS["size"] = lambda L: L.params.user(sympy.sympify(L.size()))
-FUNCTIONS["cosize"] = lambda L: L.params.user(sympy.sympify(L.cosize()))
+FUNCTIONS["size"] = lambda L: L.params.user(_expr(L.size()))
+FUNCTIONS["cosize"] = lambda L: L.params.user(_expr(L.cosize()))
 METHODS = {"with_shape": lambda L, *shape: P.with_shape(L, shape if len(shape) != 1 else shape[0]),
            "size": FUNCTIONS["size"], "cosize": FUNCTIONS["cosize"]}
+
+
+def _expr(x):
+    return sympy.Integer(x) if type(x) is int else x
 
 
 def is_parametric(v) -> bool:

@@ -80,7 +80,7 @@ def derive_gmem(mma="SM80_16x8x16_F16F16F16F16_TN", atom_layout=(2, 2, 1), tile=
     rows = []
     m_expr, k_expr = sympy.Integer(0), sympy.Integer(0)
     for a, s in zip(f.axes, f.symbols()):
-        coef = sympy.expand(ps.user(sympy.sympify(a.coefficient)))
+        coef = sympy.expand(ps.user(_e(a.coefficient)))
         m_part, k_part = coef.coeff(K, 1), coef.coeff(K, 0)
         rows.append([a.name, _show(ps, a.extent), _expr_text(coef), _expr_text(m_part), _expr_text(k_part)])
         m_expr += m_part * s
@@ -126,16 +126,16 @@ def _copy_section(d, ps, loose, gA, bm, bk, BM, BK) -> None:
     frag = T.tidfrg(tc, "S", gA)
     part = T.partition_copy(tc, "S", gA, 0)
     f = R.formula(frag.layout, ["t0", "t1", "v0", "v1", "c0", "c1"][:len(_leaves_of(frag.layout))])
-    rows = [[a.name, _show(ps, a.extent), _expr_text(ps.user(sympy.sympify(a.coefficient)))] for a in f.axes]
+    rows = [[a.name, _show(ps, a.extent), _expr_text(ps.user(_e(a.coefficient)))] for a in f.axes]
     # contiguity: the 8 values of one copy are the axis of extent 8 with coefficient 1
-    vec_axes = [a for a in f.axes if a.extent == vec and sympy.sympify(a.coefficient) == 1]
+    vec_axes = [a for a in f.axes if a.extent == vec and _e(a.coefficient) == 1]
     others = [a for a in f.axes if a not in vec_axes]
 
     # the tile's own offset (coefficients of bm and bk) must keep the alignment too
     off = sympy.expand(gA.offset_expr())
     tile_coefs = [ps.inner(off.coeff(bm, 1)), ps.inner(off.coeff(bk, 1))]
     bad = None
-    for c in [sympy.sympify(a.coefficient) for a in others] + tile_coefs:
+    for c in [_e(a.coefficient) for a in others] + tile_coefs:
         v = ps.decide(sympy.Eq(sympy.Mod(c, vec), 0))
         if v.decision is not Decision.PROVED:
             bad = v
@@ -146,17 +146,17 @@ def _copy_section(d, ps, loose, gA, bm, bk, BM, BK) -> None:
     lf = R.formula(T.tidfrg(tc, "S", T.local_tile(loose_layout, (BM, BK), (lbm, lbk))).layout)
     lbad = None
     for a in lf.axes:
-        if a.extent == vec and sympy.sympify(a.coefficient) == 1:
+        if a.extent == vec and _e(a.coefficient) == 1:
             continue
-        v = loose.decide(sympy.Eq(sympy.Mod(sympy.sympify(a.coefficient), vec), 0))
+        v = loose.decide(sympy.Eq(sympy.Mod(_e(a.coefficient), vec), 0))
         if v.decision is not Decision.PROVED:
             lbad = v
             break
     k8 = P.params("K", multiple_of={"K": vec})
     k8_layout = P.layout((BM, k8["K"]), (k8["K"], 1), k8)
     kf = R.formula(T.tidfrg(tc, "S", k8_layout).layout)
-    kbad = any(not k8.decide(sympy.Eq(sympy.Mod(sympy.sympify(a.coefficient), vec), 0)).proved
-               for a in kf.axes if not (a.extent == vec and sympy.sympify(a.coefficient) == 1))
+    kbad = any(not k8.decide(sympy.Eq(sympy.Mod(_e(a.coefficient), vec), 0)).proved
+               for a in kf.axes if not (a.extent == vec and _e(a.coefficient) == 1))
     add_table(d, "gmem_copy", atom=f"Copy_Atom<{COPY_ATOM[0]}, {COPY_ATOM[1]}>", thr_layout=str(thr_layout),
               val_layout=str(val_layout), tidfrg=str(frag.layout), partition0=str(part.layout),
               offset0=_expr_text(part.offset_expr()), formula=str(f), axes=rows, vector=vec,
@@ -169,6 +169,11 @@ def _copy_section(d, ps, loose, gA, bm, bk, BM, BK) -> None:
 def _leaves_of(L):
     from ..symbolic.parametric.layout import _leaves
     return _leaves(L.shape)
+
+
+def _e(x):
+    """An int as a SymPy Integer (values built here, never user text)."""
+    return sympy.Integer(x) if type(x) is int else x
 
 
 def _show(ps, x) -> str:
@@ -217,7 +222,9 @@ def _static_tv_check(tiled, f, m_expr, k_expr, BM, BK) -> dict:
     ref = composition(ref, (tiled.thridx_2_thrid, _))
     syms = f.symbols()
     extents = [int(a.extent) for a in f.axes]
-    lin = sympy.lambdify(syms, m_expr + BM * k_expr, "math")
+    target = sympy.expand(m_expr + BM * k_expr)
+    weights = [int(target.coeff(s, 1)) for s in syms]
+    lin = lambda *digits: sum(d * w for d, w in zip(digits, weights))  # noqa: E731
     # the static reference is indexed colexicographically over the same flat modes as f's layout
     from ..symbolic.parametric.layout import _leaves
     leaves = _leaves(f.layout.shape)
@@ -246,13 +253,13 @@ def _alignment_check(ps, f) -> dict:
     """v0's two values are adjacent (coefficient 1) and every other coefficient is even: 4-byte aligned pairs."""
     from ..symbolic.parametric.conditions import Decision
     v0 = [a for a in f.axes if a.name == "v0"]
-    ok = bool(v0) and sympy.sympify(v0[0].coefficient) == 1
+    ok = bool(v0) and _e(v0[0].coefficient) == 1
     witness = None
     if ok:
         for a in f.axes:
             if a.name == "v0":
                 continue
-            v = ps.decide(sympy.Eq(sympy.Mod(sympy.sympify(a.coefficient), 2), 0))
+            v = ps.decide(sympy.Eq(sympy.Mod(_e(a.coefficient), 2), 0))
             if v.decision is not Decision.PROVED:
                 ok = False
                 witness = v.witness

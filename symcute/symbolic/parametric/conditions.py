@@ -26,7 +26,7 @@ import sympy
 from ...errors import LayoutError, SymcuteError
 
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9]*\Z")
-Z3_TIMEOUT_MS = 2000
+Z3_TIMEOUT_MS = 500   # per fact; an answer Z3 does not find in time is unknown, never a guess
 
 
 class Decision(enum.Enum):
@@ -134,7 +134,9 @@ class Params:
     # --- conversion between the user's names and the inner form -------------------------
     def inner(self, expr) -> sympy.Expr:
         """``expr`` (over the declared symbols) in inner form; a foreign symbol is an error."""
-        expr = sympy.sympify(expr) if not isinstance(expr, sympy.Basic) else expr
+        if isinstance(expr, bool) or not isinstance(expr, (int, sympy.Basic)):
+            raise SymcuteError(f"{expr!r} is not an integer or an expression in parameters")
+        expr = sympy.Integer(expr) if isinstance(expr, int) else expr
         for s in expr.free_symbols:
             if s not in self._by_symbol:
                 raise SymcuteError(f"{s} is not a declared parameter (declared: {', '.join(self.names()) or 'none'})")

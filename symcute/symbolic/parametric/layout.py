@@ -352,7 +352,7 @@ def parse(text: str, params: Params) -> ParamLayout:
             break
         out = factors[0]
         for f in factors[1:]:
-            out = (out * f) if (type(out) is int and type(f) is int) else sympy.sympify(out) * f
+            out = (out * f) if (type(out) is int and type(f) is int) else (sympy.Integer(out) if type(out) is int else out) * f
         return out
 
     def tree(depth=0):

@@ -432,7 +432,9 @@ def prove_formula(f: ParamFormula, expected, claim: str | None = None) -> ParamP
 
 
 def _expected_inner(ps: Params, expected, axis_syms: dict):
-    e = sympy.sympify(expected) if not isinstance(expected, sympy.Basic) else expected
+    if isinstance(expected, bool) or not isinstance(expected, (int, sympy.Basic)):
+        raise SymcuteError(f"prove_formula: {expected!r} is not an integer or a SymPy expression")
+    e = sympy.Integer(expected) if isinstance(expected, int) else expected
     by_name = {}
     for s in e.free_symbols:
         if s.name in axis_syms:
