@@ -15,8 +15,9 @@ from .divide import flat_divide, logical_divide, tiled_divide, zipped_divide
 from .int_tuple import ceil_div, compact_col_major, compact_row_major, crd2idx, idx2crd, product, shape_div
 from .inverse import left_inverse, right_inverse
 from .layout import (
-    Layout, Underscore, _, append, cosize, depth, flatten, get, group, make_identity_layout, make_layout,
-    make_layout_like, make_ordered_layout, prepend, rank, select, shape, size, slice_, stride, take, zip_layouts,
+    Layout, Underscore, _, append, cosize, depth, domain_offset, flatten, get, group, make_identity_layout,
+    make_layout, make_layout_like, make_ordered_layout, prepend, rank, select, shape, size, slice_,
+    slice_and_offset, stride, take, zip_layouts,
 )
 from .numeric import sizeof_bits
 from .parse import parse_int_tuple, parse_layout
@@ -29,6 +30,7 @@ from .swizzle_layout import get_nonswizzle_portion, get_swizzle_portion
 from .tensor import (
     Tensor, dice, inner_partition, local_partition, local_tile, make_identity_tensor, make_tensor, outer_partition,
 )
+from . import layout_composed  # noqa: F401  (registers the ComposedLayout overloads, CuTe's layout_composed.hpp)
 
 __all__ = [
     "ArithmeticTuple",
@@ -76,6 +78,8 @@ __all__ = [
     "shape",
     "size",
     "slice_",
+    "slice_and_offset",
+    "domain_offset",
     "stride",
     "take",
     "zip_layouts",

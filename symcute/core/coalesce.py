@@ -10,9 +10,8 @@ from __future__ import annotations
 
 from ..errors import LayoutError
 from . import int_tuple as it
-from .composed import through_layout_b
+from .dispatch import operation
 from .layout import Layout, _filter_zeros_tuple, _normalize, no_modes_error
-from .hook import traced
 
 
 def _bw_coalesce(flat_shape: tuple, flat_stride: tuple, new_shape, new_stride) -> Layout:
@@ -71,8 +70,7 @@ def _by_profile(layout: Layout, profile: tuple, op, name: str) -> Layout:
     return Layout._make(tuple(m.shape for m in out), tuple(m.stride for m in out))
 
 
-@through_layout_b
-@traced("coalesce")
+@operation("coalesce")
 def coalesce(layout: Layout, profile=None) -> Layout:
     """Simplify ``layout`` by merging modes that are contiguous in the codomain.
 
@@ -92,12 +90,9 @@ def filter_zeros(layout: Layout, profile=None) -> Layout:
     return Layout._make(_filter_zeros_tuple(guide, layout._shape), layout._stride)
 
 
-@traced("filter")
+@operation("filter")
 def filter(layout: Layout, profile=None) -> Layout:
     """Remove all stride-0 and size-1 modes (``coalesce(filter_zeros(layout))``); ``1:0`` if empty."""
-    if type(layout) is not Layout:
-        from .swizzle_layout import filter_composed
-        return filter_composed(layout, *(() if profile is None else (profile,)))
     if isinstance(profile, tuple):
         return _by_profile(layout, profile, filter, "filter")
     return _filter_flat(layout)

@@ -7,46 +7,52 @@ from . import int_tuple as it
 from .coalesce import coalesce
 from .composition import composition
 from .inverse import right_inverse
-from .layout import Layout
-from .hook import traced
+from .dispatch import operation
+from .layout import Layout, format_int_tuple
+
+
+def _name(x) -> str:
+    return format_int_tuple(x) if isinstance(x, tuple) else str(x)
 
 
 def _common(a: Layout, b: Layout):
-    if not isinstance(a, Layout) or not isinstance(b, Layout):
-        raise LayoutError("max_common_layout/vector take two layouts")
     inv_b = right_inverse(b)
     common = coalesce(composition(a, inv_b))
     return inv_b, common
 
 
-@traced("max_common_layout")
+@operation("max_common_layout")
 def max_common_layout(a: Layout, b: Layout) -> Layout:
     """The layout R of the most contiguous elements on which ``a`` and ``b`` agree.
 
     @post a(R(i)) == i and b(R(i)) == i for all 0 <= i < size(R)
+    (A swizzled side: ``swizzle_layout.py``.)
     """
     if type(a) is not Layout or type(b) is not Layout:
-        from .swizzle_layout import max_common_layout_composed
-        return max_common_layout_composed(a, b)
+        raise LayoutError(f"max_common_layout({_name(a)}, {_name(b)}): no matching function "
+                          f"(one swizzled composed layout and one Layout are required)")
     inv_b, common = _common(a, b)
     if common[0].stride == 1:
         return composition(inv_b, common[0])
     return Layout(1, 0)
 
 
-@traced("max_common_vector")
+@operation("max_common_vector")
 def max_common_vector(a: Layout, b: Layout) -> int:
-    """The largest N such that ``a`` and ``b`` map the first N indices of ``b``'s order alike (an int >= 1)."""
+    """The largest N such that ``a`` and ``b`` map the first N indices of ``b``'s order alike (an int >= 1).
+
+    (Swizzled sides: ``swizzle_layout.py``.)
+    """
     if type(a) is not Layout or type(b) is not Layout:
-        from .swizzle_layout import max_common_vector_composed
-        return max_common_vector_composed(a, b)
+        raise LayoutError(f"max_common_vector({_name(a)}, {_name(b)}): no matching function "
+                          f"(swizzled composed layouts and Layouts are required)")
     _, common = _common(a, b)
     if common[0].stride == 1:
         return common[0].shape
     return 1
 
 
-@traced("nullspace")
+@operation("nullspace")
 def nullspace(layout: Layout) -> Layout:
     """The kernel of ``layout``: the compact coordinates of its stride-0 modes.
 
@@ -54,8 +60,7 @@ def nullspace(layout: Layout) -> Layout:
     @post size(result) == size(layout) / size(filter(layout))
     """
     if not isinstance(layout, Layout):
-        from .swizzle_layout import nullspace_composed
-        return nullspace_composed(layout)
+        raise LayoutError(f"nullspace: {layout!r} is not a layout")
     flat_shape = it.flatten_to_tuple(layout.shape)
     flat_stride = it.flatten_to_tuple(layout.stride)
     idx = [i for i, d in enumerate(flat_stride) if d == 0]

@@ -12,10 +12,11 @@ from ..errors import LayoutError
 from . import int_tuple as it
 from .coalesce import _bw_coalesce, _filter_flat
 from .layout import Layout, cosize, format_int_tuple
-from .hook import note, recording, traced
+from .dispatch import operation
+from .hook import note, recording
 
 
-@traced("complement")
+@operation("complement")
 def complement(layout: Layout, cotarget=None) -> Layout:
     """CuTe's ``complement(layout, cotarget)``; ``cotarget`` defaults to ``cosize(filter(layout))``.
 
@@ -25,8 +26,7 @@ def complement(layout: Layout, cotarget=None) -> Layout:
     @pre  layout is injective on the modes it keeps (strides nest)
     """
     if not isinstance(layout, Layout):
-        from .swizzle_layout import complement_composed
-        return complement_composed(layout, cotarget)
+        raise LayoutError(f"complement: {layout!r} is not a layout")
     filtered = _filter_flat(layout, "complement")
     if cotarget is None:
         cotarget = cosize(filtered)

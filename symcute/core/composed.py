@@ -4,18 +4,18 @@
 domain, ``O`` an offset, ``A`` a function on offsets (a Swizzle or a Layout).
 Operations that reshape the domain apply to ``B`` only, as in CuTe; they are
 built with :func:`composition3` (CuTe's three-argument ``composition``), which
-drops an identity swizzle with a zero offset.
+drops an identity swizzle with a zero offset.  This module holds the type; its
+overloads of the algebra are registered in ``layout_composed.py`` (CuTe's
+``layout_composed.hpp``) and ``swizzle_layout.py`` (``swizzle_layout.hpp``).
 """
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import LayoutError
-from .hook import recording
-from .layout import Layout, format_int_tuple
+from .layout import Layout, format_int_tuple, has_underscore, slice_
+from .swizzle import Swizzle
 
 
 @dataclass(frozen=True)
@@ -131,6 +131,8 @@ class ComposedLayout:
 
     Its domain is ``B``'s: shape, size, rank, depth and cosize are ``B``'s
     (CuTe's ``cosize(ComposedLayout)`` is ``cosize(layout_b)`` too); it has no stride.
+    Member functions that are operations (``with_shape``, ``compose``, ``tile``)
+    are defined next to those operations, as for :class:`Layout`.
     """
 
     outer: Any      # Swizzle | Layout | ComposedLayout  (CuTe's layout_a)
@@ -174,11 +176,10 @@ class ComposedLayout:
         return [self[i] for i in range(self.rank)]
 
     def __call__(self, *coord):
-        """Evaluate ``A(O + B(c))``; a coordinate with ``_`` slices (see ``swizzle_layout.slice_composed``)."""
+        """Evaluate ``A(O + B(c))``; a coordinate with ``_`` slices (CuTe's ``slice(c, *this)``)."""
         c = coord[0] if len(coord) == 1 else tuple(coord)
-        if _has_underscore(c):
-            from .swizzle_layout import slice_composed
-            return slice_composed(c, self)
+        if has_underscore(c):
+            return slice_(c, self)
         return self.outer(self.offset + self.inner(c))
 
     def __str__(self) -> str:
@@ -186,27 +187,6 @@ class ComposedLayout:
 
     def __repr__(self) -> str:
         return f"ComposedLayout({str(self)!r})"
-
-    def with_shape(self, *shape):
-        """``composition(*this, make_layout(shape))``."""
-        from .composition import composition
-        s = shape[0] if len(shape) == 1 else tuple(shape)
-        return composition(self, Layout(s))
-
-    def compose(self, *others):
-        from .composition import composition
-        return composition(self, others[0] if len(others) == 1 else tuple(others))
-
-    def tile(self, *tilers):
-        from .swizzle_layout import tiled_divide_composed
-        return tiled_divide_composed(self, tilers[0] if len(tilers) == 1 else tuple(tilers))
-
-
-def _has_underscore(c) -> bool:
-    from .layout import Underscore
-    if isinstance(c, Underscore):
-        return True
-    return isinstance(c, tuple) and any(_has_underscore(x) for x in c)
 
 
 def make_composed_layout(layout_a, offset, layout_b) -> ComposedLayout:
@@ -221,36 +201,24 @@ def composition3(layout_a, offset, layout_b):
     plain ``Layout``: the identity swizzle is dropped and ``B`` returned.  (The
     smem_ptr flag is a different type and keeps the composed form.)
     """
-    from .swizzle import Swizzle
     if (isinstance(layout_a, Swizzle) and layout_a.bits == 0 and type(offset) is int and offset == 0
             and isinstance(layout_b, Layout)):
         return layout_b
     return ComposedLayout(layout_a, offset, layout_b)
 
 
-def through_layout_b(fn):
-    """Give ``fn(layout, ...)`` CuTe's ComposedLayout overload ``A o O o fn(B, ...)``.
+def through_layout_b(op):
+    """CuTe's ComposedLayout overload of ``op``: ``A o O o op(B, ...)``, to register as ``op``'s overload.
 
     ``layout_composed.hpp`` defines the domain-reshaping operations (divides,
     products, coalesce, flatten, ...) of a ComposedLayout this way: they apply to
-    ``layout_b`` and keep ``layout_a`` and the offset.
+    ``layout_b`` and keep ``layout_a`` and the offset.  ``op(B, ...)`` runs
+    unrecorded (``op.dispatch``): the public call is the derivation's one step.
     """
-    def composed(layout, *args, **kwargs):
-        return composition3(layout.outer, layout.offset, op(layout.inner, *args, **kwargs))
+    inner_op = op.dispatch
 
-    @functools.wraps(fn)
-    def op(layout, *args, **kwargs):
-        if isinstance(layout, ComposedLayout):
-            rec = recording()
-            rule = getattr(fn, "rule", None)
-            if rec is not None and rule is not None:  # a derivation shows the swizzled step, B's step nested
-                return rec.call(rule, composed, (layout,) + args, kwargs)
-            return composed(layout, *args, **kwargs)
-        return fn(layout, *args, **kwargs)
-    return op
-
-
-def require_composed(x, op: str) -> ComposedLayout:
-    if not isinstance(x, ComposedLayout):
-        raise LayoutError(f"{op}: {x!r} is not a composed layout")
-    return x
+    def overload(layout, *args, **kwargs):
+        return composition3(layout.outer, layout.offset, inner_op(layout.inner, *args, **kwargs))
+    overload.__name__ = overload.__qualname__ = f"{op.__name__}_of_layout_b"
+    overload.__doc__ = f"CuTe's ``{op.__name__}(A o O o B, ...)`` = ``A o O o {op.__name__}(B, ...)``."
+    return overload

@@ -13,12 +13,12 @@ from . import int_tuple as it
 from .basis import ArithmeticTuple, ScaledBasis
 from .coalesce import coalesce_x
 from .composed import ComposedLayout
+from .dispatch import member, operation
 from .layout import Layout, Underscore, has_empty_mode
-from .swizzle import Swizzle
 from .hook import note, recording, traced
 
 
-@traced("composition")
+@operation("composition")
 def composition(lhs, rhs):
     """CuTe's ``composition(lhs, rhs)``.
 
@@ -31,6 +31,9 @@ def composition(lhs, rhs):
           another (composition distributes over rhs's modes: for an rhs whose
           modes overlap, such as (2,2):(1,1), it is a different function)
     @pre  (static) the Stride and Shape Divisibility Conditions hold
+
+    Swizzles and ComposedLayouts on either side: ``layout_composed.py`` and
+    ``swizzle_layout.py`` register those overloads.
     """
     if type(lhs) is Layout:
         t = type(rhs)
@@ -60,12 +63,23 @@ def composition(lhs, rhs):
             return Layout._make(shape, stride)
         if isinstance(rhs, Underscore):
             return lhs
-    if isinstance(lhs, (ComposedLayout, Swizzle)) or isinstance(rhs, (ComposedLayout, Swizzle)):
-        from .swizzle_layout import composition_composed
-        return composition_composed(lhs, rhs)
     if not isinstance(lhs, Layout):
         raise LayoutError(f"composition: left-hand side {lhs!r} is not a layout")
     raise LayoutError(f"composition: right-hand side {rhs!r} is not a layout, an int, _ or a tiler tuple")
+
+
+@member(Layout, ComposedLayout)
+@traced("with_shape")
+def with_shape(self, *shape):
+    """CuTe's ``Layout::with_shape``: ``composition(*this, make_layout(shape))``."""
+    s = shape[0] if len(shape) == 1 else tuple(shape)
+    return composition(self, Layout(s))
+
+
+@member(Layout, ComposedLayout)
+def compose(self, *others):
+    """CuTe's ``Layout::compose``: ``composition(*this, others)`` (several: a tiler tuple)."""
+    return composition(self, others[0] if len(others) == 1 else tuple(others))
 
 
 def _fmt(x) -> str:

@@ -10,14 +10,13 @@ from ..errors import LayoutError
 from .complement import complement
 from .composition import composition
 from .coalesce import coalesce
-from .composed import through_layout_b
+from .composed import ComposedLayout
+from .dispatch import member, operation
 from .layout import Layout, make_layout, slice_, _
 from .tiler import by_mode, tile_unzip
-from .hook import traced
 
 
-@through_layout_b
-@traced("logical_divide")
+@operation("logical_divide")
 def logical_divide(layout: Layout, tiler) -> Layout:
     """CuTe's ``logical_divide(layout, tiler)``: ``((tile), (rest))`` for a layout tiler.
 
@@ -33,27 +32,30 @@ def logical_divide(layout: Layout, tiler) -> Layout:
     return by_mode(layout, tiler, logical_divide, "logical_divide")
 
 
-@through_layout_b
-@traced("zipped_divide")
+@operation("zipped_divide")
 def zipped_divide(layout: Layout, tiler) -> Layout:
     """``((TILE_0, TILE_1, ...), (REST_0, REST_1, ..., extra modes))``."""
     return tile_unzip(logical_divide(layout, tiler), tiler)
 
 
-@through_layout_b
-@traced("tiled_divide")
+@operation("tiled_divide")
 def tiled_divide(layout: Layout, tiler) -> Layout:
     """``((TILE_0, TILE_1, ...), REST_0, REST_1, ...)``: zipped_divide with mode 1 unpacked."""
     result = zipped_divide(layout, tiler)
     return slice_((_, _repeat(result[1].rank)), result)
 
 
-@through_layout_b
-@traced("flat_divide")
+@operation("flat_divide")
 def flat_divide(layout: Layout, tiler) -> Layout:
     """``(TILE_0, TILE_1, ..., REST_0, REST_1, ...)``: zipped_divide with both modes unpacked."""
     result = zipped_divide(layout, tiler)
     return slice_((_repeat(result[0].rank), _repeat(result[1].rank)), result)
+
+
+@member(Layout, ComposedLayout)
+def tile(self, *tilers):
+    """CuTe's ``Layout::tile``: ``tiled_divide(*this, tilers)``."""
+    return tiled_divide(self, tilers[0] if len(tilers) == 1 else tuple(tilers))
 
 
 def _repeat(n: int):

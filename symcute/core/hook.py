@@ -34,18 +34,23 @@ def traced(rule: str):
                 if rec is None:
                     return fn(*args, **kwargs)
                 return rec.call(rule, fn, args, kwargs)
-            except RecursionError:
-                # only a Python value nested thousands deep gets here (text is depth-limited by the
-                # readers); checking depth up front would cost every call, catching it costs nothing
-                raise LayoutError(f"{rule}: an argument is nested too deeply to be a CuTe value "
-                                  f"(layouts, coordinates and tilers nest a few levels)") from None
-            except ZeroDivisionError:
-                # CuTe has no value here (a static division by zero fails to compile or traps)
-                shown = ", ".join(str(a) for a in args)
-                raise LayoutError(f"{rule}({shown}): the computation divides by zero") from None
+            except (RecursionError, ZeroDivisionError) as e:
+                raise failure(rule, args, e) from None
         wrapper.rule = rule
         return wrapper
     return deco
+
+
+def failure(rule: str, args: tuple, e: BaseException) -> LayoutError:
+    """The user's error for a Python failure inside operation ``rule`` (deep nesting, a division by zero)."""
+    if isinstance(e, RecursionError):
+        # only a Python value nested thousands deep gets here (text is depth-limited by the
+        # readers); checking depth up front would cost every call, catching it costs nothing
+        return LayoutError(f"{rule}: an argument is nested too deeply to be a CuTe value "
+                           f"(layouts, coordinates and tilers nest a few levels)")
+    # CuTe has no value here (a static division by zero fails to compile or traps)
+    shown = ", ".join(str(a) for a in args)
+    return LayoutError(f"{rule}({shown}): the computation divides by zero")
 
 
 def note(**details) -> None:

@@ -12,10 +12,9 @@ from __future__ import annotations
 from ..errors import LayoutError
 from . import int_tuple as it
 from .coalesce import _bw_coalesce, _coalesce_flat
-from .composed import ComposedLayout
-from .swizzle import Swizzle
+from .dispatch import operation
 from .layout import Layout
-from .hook import note, recording, traced
+from .hook import note, recording
 
 
 def exchange_sort_by_stride(strides: tuple) -> list[int]:
@@ -52,7 +51,7 @@ def _coalesced_modes(layout: Layout, op: str):
     return clayout, shape, stride, preprod
 
 
-@traced("right_inverse")
+@operation("right_inverse")
 def right_inverse(layout):
     """CuTe's ``right_inverse``: a layout R with ``layout(R(i)) == i`` for all ``i < size(R)``.
 
@@ -61,9 +60,6 @@ def right_inverse(layout):
             gaps) are skipped, so ``size(R)`` may be smaller than ``size(layout)``.
     @post composition(layout, R) is identical to make_layout(shape(R))
     """
-    if type(layout) is ComposedLayout or type(layout) is Swizzle:
-        from .swizzle_layout import right_inverse_composed
-        return right_inverse_composed(layout)
     clayout, shape, stride, preprod = _coalesced_modes(layout, "right_inverse")
     order = exchange_sort_by_stride(stride)
     result_shape, result_stride = [1], [0]
@@ -82,7 +78,7 @@ def right_inverse(layout):
     return _bw_coalesce(tuple(result_shape), tuple(result_stride), result_shape[-1], result_stride[-1])
 
 
-@traced("left_inverse")
+@operation("left_inverse")
 def left_inverse(layout):
     """CuTe's ``left_inverse``: a layout R with ``R(layout(i)) == i`` for all ``i < size(layout)``.
 
@@ -90,9 +86,6 @@ def left_inverse(layout):
     @pre static strides; each non-zero stride is divisible by the size gathered
          before it ("Left inverse divisibility condition")
     """
-    if type(layout) is ComposedLayout or type(layout) is Swizzle:
-        from .swizzle_layout import left_inverse_composed
-        return left_inverse_composed(layout)
     clayout, shape, stride, preprod = _coalesced_modes(layout, "left_inverse")
     order = exchange_sort_by_stride(stride)
     result_shape, result_stride = [], [0]

@@ -14,8 +14,7 @@ from ..errors import LayoutError, LimitError
 from .budget import charge_tuple, current as _budget
 from . import int_tuple as it
 from .basis import ScaledBasis
-from .swizzle import Swizzle
-from .hook import traced
+from .dispatch import operation
 
 IntTuple = Any
 
@@ -69,6 +68,10 @@ class Layout:
     modes get stride 0).  Instances are values: ``shape`` and ``stride`` are
     read-only, equality is equality of shape and stride (as CuTe's
     ``operator==``), not of functions, and layouts hash.
+
+    CuTe's member functions that are other operations are defined next to
+    them: ``parse`` (``parse.py``), ``with_shape`` and ``compose``
+    (``composition.py``), ``tile`` (``divide.py``).
     """
 
     __slots__ = ("_shape", "_stride", "_hash", "_flat")  # _flat: set on first evaluation (never by constructors)
@@ -103,15 +106,6 @@ class Layout:
         return self
 
     # --- text ----------------------------------------------------------------
-    @staticmethod
-    def parse(text: str) -> "Layout":
-        """Read CuTe notation (``((_4,_8),_2):((_1,_4),_32)``, underscores optional)."""
-        from .parse import parse_layout
-        result = parse_layout(text)
-        if not isinstance(result, Layout):
-            raise LayoutError(f"{text!r} is a composed (swizzled) layout; use parse_layout()")
-        return result
-
     def __str__(self) -> str:
         return format_int_tuple(self._shape) + ":" + format_int_tuple(self._stride)
 
@@ -173,7 +167,7 @@ class Layout:
                 return self._at_index(c)
             if self._flat_modes()[3]:
                 raise self._empty_mode_error()
-            if _has_underscore(c):
+            if has_underscore(c):
                 return slice_(c, self)
             return it.crd2idx(c, self._shape, self._stride)
         except ZeroDivisionError:  # splitting an index over an extent 0 (C++: division by zero)
@@ -219,21 +213,6 @@ class Layout:
                            f"(crd2idx has no case for an empty shape)")
 
     # --- CuTe member functions -----------------------------------------------
-    @traced("with_shape")
-    def with_shape(self, *shape) -> "Layout":
-        """``composition(*this, make_layout(shape))``."""
-        from .composition import composition
-        s = shape[0] if len(shape) == 1 else tuple(shape)
-        return composition(self, Layout(s))
-
-    def compose(self, *others):
-        from .composition import composition
-        return composition(self, others[0] if len(others) == 1 else tuple(others))
-
-    def tile(self, *tilers):
-        from .divide import tiled_divide
-        return tiled_divide(self, tilers[0] if len(tilers) == 1 else tuple(tilers))
-
     def get_hier_coord(self, idx: int) -> IntTuple:
         """CuTe's ``Layout::get_hier_coord``: ``idx2crd(idx, shape(), stride())``.
 
@@ -285,19 +264,21 @@ def no_modes_error(op: str, layout) -> LayoutError:
                        f"CuTe's {op} takes its last mode (get<R-1>) and does not compile for it")
 
 
-def _has_underscore(c) -> bool:
+def has_underscore(c) -> bool:
+    """Does the coordinate ``c`` hold a ``_`` (is it a slice)?"""
     if isinstance(c, Underscore):
         return True
-    return isinstance(c, tuple) and any(_has_underscore(x) for x in c)
+    return isinstance(c, tuple) and any(has_underscore(x) for x in c)
 
 
 # --- construction -------------------------------------------------------------
 
+@operation()
 def make_layout(*args) -> Layout:
-    """CuTe's ``make_layout``: ``(shape)``, ``(shape, stride)``, or concatenation of layouts."""
-    if len(args) == 1 and isinstance(args[0], Swizzle):
-        from .swizzle_layout import make_layout_swizzle
-        return make_layout_swizzle(args[0])
+    """CuTe's ``make_layout``: ``(shape)``, ``(shape, stride)``, or concatenation of layouts.
+
+    (``make_layout(Swizzle)`` is registered in ``swizzle_layout.py``.)
+    """
     if args and all(type(a) is Layout for a in args):
         if len(args) == 1:  # CuTe wraps a single layout's shape and stride: make_shape(shape)
             return Layout._make((args[0]._shape,), (args[0]._stride,))
@@ -376,52 +357,39 @@ def cosize(layout) -> Any:
     return total
 
 
-def _is_composed(x) -> bool:
-    # ComposedLayout lives in composed.py, which imports this module: test by its interface
-    return hasattr(x, "layout_b")
+# The ComposedLayout overloads of the operations below (CuTe's layout_composed.hpp) are
+# registered in layout_composed.py.
 
-
-def _composed_op(name: str):
-    from . import swizzle_layout
-    return getattr(swizzle_layout, f"{name}_composed")
-
-
+@operation()
 def rank(x) -> int:
-    return x.rank if isinstance(x, Layout) or _is_composed(x) else it.rank(x)
+    return x.rank if isinstance(x, Layout) else it.rank(x)
 
 
+@operation()
 def depth(x) -> int:
-    return x.depth if isinstance(x, Layout) or _is_composed(x) else it.depth(x)
+    return x.depth if isinstance(x, Layout) else it.depth(x)
 
 
+@operation()
 def shape(x):
-    return x.shape if isinstance(x, Layout) or _is_composed(x) else x
+    return x.shape if isinstance(x, Layout) else x
 
 
 def stride(x):
     return x.stride
 
 
+@operation()
 def flatten(x):
     if isinstance(x, Layout):
         shape = it.flatten(x._shape)
         return x if shape is x._shape else Layout._make(shape, it.flatten(x._stride))
-    if _is_composed(x):
-        return _composed_op("flatten")(x)
     return it.flatten(x)
 
 
+@operation()
 def append(layout: Layout, x: Layout | None = None, n: int | None = None) -> Layout:
     """CuTe's ``append`` (``append<N>`` pads with ``x``, default ``1:0``, up to rank ``n``)."""
-    if _is_composed(layout):
-        if n is None:
-            # CuTe has only append<N> for composed layouts: the plain call is the tuple overload,
-            # which wraps a non-tuple into the pair make_tuple(a, x)
-            if x is None:
-                raise LayoutError(f"append({layout}): a composed layout is appended to only as append<N> "
-                                  f"or with an element (the tuple overload append(a, x))")
-            return (layout, x)
-        return _composed_op("append")(layout, x, n)
     x = x if x is not None else Layout(1, 0)
     return Layout._make(_append(layout.shape, x.shape, n), _append(layout.stride, x.stride, n))
 
@@ -460,10 +428,9 @@ def _prepend(t, x, n):
     return (x,) * (n - len(t)) + t
 
 
+@operation()
 def group(layout: Layout, b: int, e: int) -> Layout:
     """CuTe's ``group<B,E>``: gather modes ``[b, e)`` into one mode."""
-    if _is_composed(layout):
-        return _composed_op("group")(layout, b, e)
     def g(t):
         t = t if isinstance(t, tuple) else (t,)
         if not 0 <= b <= e <= len(t):
@@ -482,10 +449,9 @@ def select(layout: Layout, *modes: int) -> Layout:
     return Layout._make(tuple(sh[m] for m in modes), tuple(st[m] for m in modes))
 
 
+@operation()
 def take(layout: Layout, b: int, e: int) -> Layout:
     """CuTe's ``take<B,E>``: modes ``[b, e)``."""
-    if _is_composed(layout):
-        return _composed_op("take")(layout, b, e)
     if not (b < e and 0 <= b and e <= layout.rank):
         raise LayoutError(f"take<{b},{e}>: empty or out-of-bounds range for rank {layout.rank}")
     return select(layout, *range(b, e))
@@ -495,10 +461,9 @@ def get(layout: Layout, *path: int) -> Layout:
     return layout[path] if path else layout
 
 
+@operation()
 def zip_layouts(*layouts: Layout) -> Layout:
-    """CuTe's ``zip``: transpose a rank-R0 x rank-R1 nesting."""
-    if len(layouts) == 1 and _is_composed(layouts[0]):
-        return _composed_op("zip")(layouts[0])
+    """CuTe's ``zip``: transpose a rank-R0 x rank-R1 nesting (of one layout, or of several)."""
     if len(layouts) == 1:
         return Layout._make(_zip(layouts[0].shape), _zip(layouts[0].stride))
     return Layout._make(_zip(tuple(l.shape for l in layouts)), _zip(tuple(l.stride for l in layouts)))
@@ -515,9 +480,32 @@ def _zip(t):
     return tuple(tuple(x[j] for x in t) for j in range(r))
 
 
+@operation(on=1)
 def slice_(coord, layout: Layout) -> Layout:
     """CuTe's ``slice``: keep the modes where ``coord`` has ``_``; nested ``_`` tuples flatten."""
     return Layout._make(_slice(coord, layout.shape), _slice(coord, layout.stride))
+
+
+def underscore_as_zero(c):
+    """CuTe's Underscore evaluates as ``Int<0>``: the coordinate with 0 for each ``_``."""
+    if isinstance(c, tuple):
+        return tuple(underscore_as_zero(x) for x in c)
+    return 0 if isinstance(c, Underscore) else c
+
+
+@operation("slice_and_offset", on=1)
+def slice_and_offset(coord, layout: Layout):
+    """CuTe's ``slice_and_offset(coord, layout)``: ``(slice(coord, layout), layout(coord))``, ``_`` as 0.
+
+    @post result[0] == slice(coord, layout); layout(c) == result[1] + result[0](c') where c' fills the ``_``
+    """
+    return slice_(coord, layout), layout(underscore_as_zero(coord))
+
+
+@operation(on=1)
+def domain_offset(coord, layout: Layout):
+    """CuTe's ``domain_offset(coord, layout)``: ``(layout, layout(coord))`` (the domain is not moved for a Layout)."""
+    return layout, layout(coord)
 
 
 def _slice(c, t):

@@ -15,8 +15,12 @@ import re
 import sys
 from dataclasses import dataclass
 
-from ..errors import ParseError
+from ..errors import LayoutError, ParseError
 from .basis import ScaledBasis
+from .composed import ComposedLayout
+from .dispatch import member
+from .layout import Layout, _
+from .swizzle import Swizzle
 
 MAX_NESTING = 100  # deeper than any real CuTe layout; protects the recursion below
 MAX_TEXT = 100_000
@@ -171,9 +175,6 @@ class Reader:
 
     def layout(self):
         """Layout := Swizzle 'o' Offset 'o' Layout | IntTuple [':' IntTuple]."""
-        from .composed import ComposedLayout
-        from .layout import Layout
-        from .swizzle import Swizzle
         if self.at_swizzle():
             self.next()
             self.expect("<")
@@ -199,11 +200,10 @@ class Reader:
 
     def value(self):
         """Value := '_' | Layout | '(' [Value (',' Value)*] ')' [':' IntTuple]: a tiler, coordinate or shape as printed."""
-        from .layout import Layout, _
         if self.peek.kind == "name" and self.peek.text == "_":
             self.next()
             return _
-        if self.at("Sw"):
+        if self.at_swizzle():
             return self.layout()
         if self.accept("("):
             self.enter()
@@ -259,6 +259,18 @@ def parse_value(text: str):
         raise ParseError("empty value text")
     result = r.value()
     r.done()
+    return result
+
+
+@member(Layout, name="parse", static=True)
+def parse_plain_layout(text: str) -> Layout:
+    """``Layout.parse``: read CuTe notation (``((_4,_8),_2):((_1,_4),_32)``, underscores optional).
+
+    A swizzled text (``Sw<...> o ...``) is refused: :func:`parse_layout` reads those.
+    """
+    result = parse_layout(text)
+    if not isinstance(result, Layout):
+        raise LayoutError(f"{text!r} is a composed (swizzled) layout; use parse_layout()")
     return result
 
 

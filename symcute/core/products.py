@@ -10,23 +10,19 @@ from ..errors import LayoutError
 from . import int_tuple as it
 from .complement import complement
 from .composition import composition
-from .composed import ComposedLayout, through_layout_b
+from .dispatch import operation
 from .layout import Layout, make_layout, make_ordered_layout, slice_, append, cosize, zip_layouts, _
 from .tiler import by_mode, tile_unzip
 from .divide import _repeat
-from .hook import traced
 
 
-@through_layout_b
-@traced("logical_product")
+@operation("logical_product")
 def logical_product(block: Layout, tiler) -> Layout:
     """CuTe's ``logical_product(block, tiler)``: ``(block, tiler-arranged repeats)``.
 
     @post rank(result) == 2 for a layout tiler; result[0] == block
+    (``logical_product(Layout, Sw o 0 o T)`` is registered in ``swizzle_layout.py``.)
     """
-    if isinstance(tiler, ComposedLayout):  # CuTe's logical_product(Layout, ComposedLayout) overload
-        from .swizzle_layout import logical_product_swizzled_tiler
-        return logical_product_swizzled_tiler(block, tiler)
     if isinstance(tiler, Layout):
         if not isinstance(block, Layout):
             raise LayoutError(f"logical_product: {block!r} is not a layout")
@@ -35,21 +31,18 @@ def logical_product(block: Layout, tiler) -> Layout:
     return by_mode(block, tiler, logical_product, "logical_product")
 
 
-@through_layout_b
-@traced("zipped_product")
+@operation("zipped_product")
 def zipped_product(block: Layout, tiler) -> Layout:
     return tile_unzip(logical_product(block, tiler), tiler)
 
 
-@through_layout_b
-@traced("tiled_product")
+@operation("tiled_product")
 def tiled_product(block: Layout, tiler) -> Layout:
     result = zipped_product(block, tiler)
     return slice_((_, _repeat(result[1].rank)), result)
 
 
-@through_layout_b
-@traced("flat_product")
+@operation("flat_product")
 def flat_product(block: Layout, tiler) -> Layout:
     result = zipped_product(block, tiler)
     return slice_((_repeat(result[0].rank), _repeat(result[1].rank)), result)
@@ -62,8 +55,7 @@ def _rank_matched_product(block: Layout, tiler: Layout, name: str):
     return logical_product(append(block, n=r), append(tiler, n=r))
 
 
-@through_layout_b
-@traced("blocked_product")
+@operation("blocked_product")
 def blocked_product(block: Layout, tiler: Layout) -> Layout:
     """Reproduce ``block`` over ``tiler``, block-major: mode i is ``(block_i, tiler_i)``.
 
@@ -73,8 +65,7 @@ def blocked_product(block: Layout, tiler: Layout) -> Layout:
     return zip_layouts(result[0], result[1])
 
 
-@through_layout_b
-@traced("raked_product")
+@operation("raked_product")
 def raked_product(block: Layout, tiler: Layout) -> Layout:
     """Reproduce ``block`` over ``tiler`` interleaved: mode i is ``(tiler_i, block_i)``."""
     result = _rank_matched_product(block, tiler, "raked_product")
@@ -90,8 +81,7 @@ def evenly_divides(shape, tiler) -> bool:
     return it.product(shape) == it.product(tiler) * it.product(it.ceil_div(shape, tiler))
 
 
-@through_layout_b
-@traced("tile_to_shape")
+@operation("tile_to_shape")
 def tile_to_shape(block: Layout, trg_shape, ord_shape=None) -> Layout:
     """Repeat ``block`` until it has shape ``trg_shape`` (modes tiled in ``ord_shape`` order).
 

@@ -15,7 +15,8 @@ from ..errors import LayoutError
 from . import int_tuple as it
 from .layout import Layout, has_empty_mode
 from .numeric import sizeof_bits
-from .hook import note, recording, traced
+from .dispatch import operation
+from .hook import note, recording
 
 
 def _require_no_empty_mode(layout: Layout, op: str) -> None:
@@ -25,22 +26,22 @@ def _require_no_empty_mode(layout: Layout, op: str) -> None:
                           f"of no modes (make_layout())")
 
 
-def _check_n(n, op: str):
+def check_n(n, op: str):
+    """@pre N is a positive integer (CuTe's ``upcast<N>``/``downcast<N>`` take a static positive N)."""
     if isinstance(n, bool) or not isinstance(n, int) or n <= 0:
         raise LayoutError(f"{op} requires a positive integer N, got {n!r}")
 
 
-@traced("upcast")
+@operation("upcast")
 def upcast(layout: Layout, n: int) -> Layout:
     """CuTe's ``upcast<N>(layout)``.
 
     @pre every static non-zero stride d satisfies d % N == 0 or N % d == 0
     @result per mode: (ceil_div(s, ceil_div(N, |d|)) : sign(d) * ceil_div(|d|, N)); stride-0 modes unchanged
     """
-    _check_n(n, "upcast")
+    check_n(n, "upcast")
     if not isinstance(layout, Layout):
-        from .swizzle_layout import upcast_composed
-        return upcast_composed(layout, n)
+        raise LayoutError(f"upcast<{n}>: {layout!r} is not a layout")
     _require_no_empty_mode(layout, f"upcast<{n}>")
     steps = []
 
@@ -73,17 +74,16 @@ def has_int1(stride) -> bool:
     return any(d == 1 for d in it.flatten_to_tuple(stride) if isinstance(d, int))
 
 
-@traced("downcast")
+@operation("downcast")
 def downcast(layout: Layout, n: int) -> Layout:
     """CuTe's ``downcast<N>(layout)``.
 
     @pre some stride is 1 ("Downcast requires adjacent elements")
     @result stride +-1 modes: (s*N : d); other modes: (s : d*N)
     """
-    _check_n(n, "downcast")
+    check_n(n, "downcast")
     if not isinstance(layout, Layout):
-        from .swizzle_layout import downcast_composed
-        return downcast_composed(layout, n)
+        raise LayoutError(f"downcast<{n}>: {layout!r} is not a layout")
     if not has_int1(layout.stride):
         raise LayoutError(f"downcast<{n}>({layout}): Downcast requires adjacent elements (a stride-1 mode)")
     _require_no_empty_mode(layout, f"downcast<{n}>")
@@ -112,7 +112,7 @@ def recast_ratio(old_type, new_type) -> tuple[int, int]:
     return new_bits // g, old_bits // g
 
 
-@traced("recast_layout")
+@operation("recast_layout")
 def recast_layout(layout: Layout, old_type, new_type) -> Layout:
     """CuTe's ``recast_layout<OldType, NewType>``: the same bytes seen as ``new_type`` elements.
 
@@ -120,8 +120,7 @@ def recast_layout(layout: Layout, old_type, new_type) -> Layout:
     With scale = bits(new)/bits(old) reduced to num/den: upcast<num> then downcast<den>.
     """
     if not isinstance(layout, Layout):
-        from .swizzle_layout import recast_layout_composed
-        return recast_layout_composed(layout, old_type, new_type)
+        raise LayoutError(f"recast_layout<{old_type},{new_type}>: {layout!r} is not a layout")
     num, den = recast_ratio(old_type, new_type)
     if num == 1 and den == 1:
         return layout

@@ -8,6 +8,7 @@ rank-2 results at the tiler's leaves into ``((tiles...), (rests..., extra...))``
 from __future__ import annotations
 
 from ..errors import LayoutError
+from .dispatch import operation
 from .layout import Layout, Underscore, format_int_tuple
 
 
@@ -45,5 +46,7 @@ def zip2_by(t, guide):
     return t
 
 
+@operation()
 def tile_unzip(layout: Layout, tiler) -> Layout:
+    """CuTe's ``tile_unzip``: the rank-2 results at the tiler's leaves as ``((tiles...), (rests..., extra...))``."""
     return Layout._make(zip2_by(layout.shape, tiler), zip2_by(layout.stride, tiler))

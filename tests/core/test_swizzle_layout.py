@@ -15,9 +15,10 @@ import pytest
 from hypothesis import assume, given, settings, strategies as st
 
 from symcute import Layout, LayoutError
-from symcute.core import swizzle_layout as SL
+import symcute.core as core
 from symcute.core.composed import ComposedLayout, SmemPtrFlag, UInt32, composition3, through_layout_b
 from symcute.core.composition import composition
+from symcute.core.dispatch import operation
 from symcute.core.int_tuple import idx2crd
 from symcute.core.inverse import left_inverse, right_inverse
 from symcute.core.layout import _, slice_
@@ -226,7 +227,7 @@ def test_inverse_of_a_swizzle_is_itself():
 
 def test_unsigned_offsets_wrap_as_in_cute():
     """upcast makes the offset a uint32_t constant; negating it wraps (CuTe prints 4294967294)."""
-    C = SL.upcast_composed(parse_layout("Sw<2,0,3> o 4 o 8:1"), 2)
+    C = core.upcast(parse_layout("Sw<2,0,3> o 4 o 8:1"), 2)
     assert str(C) == "Sw<1,0,3> o 2 o 4:1"
     assert str(right_inverse(C)) == "4:1 o 4294967294 o Sw<1,0,3>"
 
@@ -265,7 +266,7 @@ def test_slice_and_offset_splits_the_function(sw, L, high, data):
     offset = high << (L.cosize().bit_length() + 1)
     C = ComposedLayout(sw, offset, L)
     coord = data.draw(slice_coords(L.shape))
-    S, off = SL.slice_and_offset_composed(coord, C)
+    S, off = core.slice_and_offset(coord, C)
     rest_shape = slice_(coord, Layout(L.shape)).shape  # one mode per _ (CuTe's slice)
     for i in range(Layout(rest_shape).size()):
         rest = idx2crd(i, rest_shape)
@@ -276,8 +277,8 @@ def test_slice_and_offset_splits_the_function(sw, L, high, data):
 def test_slice_examples_from_cute():
     """CuTe prints these for Sw<3,4,3> o 0 o (8,64):(64,1) (the SW128 K-major half_t atom)."""
     C = parse_layout("Sw<3,4,3> o 0 o (8,64):(64,1)")
-    assert SL.slice_and_offset_composed((_, 3), C) == (Layout(((2, 4),), ((64, 144),)), 3)
-    assert SL.slice_and_offset_composed((3, _), C) == (Layout(((16, 2, 2),), ((1, -16, 32),)), 208)
+    assert core.slice_and_offset((_, 3), C) == (Layout(((2, 4),), ((64, 144),)), 3)
+    assert core.slice_and_offset((3, _), C) == (Layout(((16, 2, 2),), ((1, -16, 32),)), 208)
     assert C(_, 3) == Layout(((2, 4),), ((64, 144),))
 
 
@@ -287,13 +288,13 @@ def test_slice_examples_from_cute():
 def test_upcast_undoes_downcast(sw, L, k):
     C = ComposedLayout(sw, 0, L)
     assume(1 in _leaves(L.stride))
-    assert SL.upcast_composed(SL.downcast_composed(C, 1 << k), 1 << k) == C
+    assert core.upcast(core.downcast(C, 1 << k), 1 << k) == C
 
 
 @given(swizzles(), bit_layouts(gaps=False))
 def test_max_common_vector_is_contiguous_in_both(sw, L):
     C = ComposedLayout(sw, 0, L)
-    n = SL.max_common_vector_composed(C, L)
+    n = core.max_common_vector(C, L)
     inv = right_inverse(L)
     assert 1 <= n <= 1 << sw.base
     assert all(C(inv(i)) == i == L(inv(i)) for i in range(n))
@@ -302,30 +303,31 @@ def test_max_common_vector_is_contiguous_in_both(sw, L):
 def test_gmma_atoms_keep_their_swizzle_under_upcast():
     """``GMMA::Layout_K_SW128_Atom<half_t>`` as CuTe prints it."""
     bits = ComposedLayout(Swizzle(3, 4, 3), SmemPtrFlag(1), Layout((8, 1024), (1024, 1)))
-    atom = SL.upcast_composed(bits, 16)
+    atom = core.upcast(bits, 16)
     assert str(atom) == "Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1)"
-    assert str(SL.tile_to_shape_composed(atom, (128, 64))) == \
+    assert str(core.tile_to_shape(atom, (128, 64))) == \
         "Sw<3,4,3> o smem_ptr[16b](unset) o ((8,16),(64,1)):((64,512),(1,0))"
 
 
 def test_make_layout_of_a_swizzle_uses_the_bit_count():
     """CuTe's make_layout(Swizzle<B,M,S>) is Sw o 0 o (M+B+|S|):1 (not 2^(M+B+|S|))."""
-    assert str(SL.make_layout_swizzle(Swizzle(3, 4, 3))) == "Sw<3,4,3> o 0 o 10:1"
+    assert str(core.make_layout(Swizzle(3, 4, 3))) == "Sw<3,4,3> o 0 o 10:1"
 
 
 def test_domain_operations_apply_to_layout_b():
     C = parse_layout("Sw<3,4,3> o 0 o (8,64):(64,1)")
-    assert str(SL.logical_divide_composed(C, (8, 8))) == "Sw<3,4,3> o 0 o ((8,1),(8,8)):((64,0),(1,8))"
+    assert str(core.logical_divide(C, (8, 8))) == "Sw<3,4,3> o 0 o ((8,1),(8,8)):((64,0),(1,8))"
     assert str(C[1]) == "Sw<3,4,3> o 0 o 64:1"
-    assert SL.coalesce_composed(parse_layout("Sw<0,4,3> o 0 o (2,4):(1,2)")) == Layout(8, 1)
+    assert core.coalesce(parse_layout("Sw<0,4,3> o 0 o (2,4):(1,2)")) == Layout(8, 1)
     with pytest.raises(LayoutError, match="target profile"):
-        SL.filter_composed(C)
+        core.filter(C)
 
 
 def test_through_layout_b_gives_an_operation_cutes_composed_overload():
-    @through_layout_b
+    @operation()
     def transpose(layout):
         return Layout((layout.shape[1], layout.shape[0]), (layout.stride[1], layout.stride[0]))
+    transpose.register(ComposedLayout)(through_layout_b(transpose))
 
     C = parse_layout("Sw<3,4,3> o 0 o (8,64):(64,1)")
     assert str(transpose(C)) == "Sw<3,4,3> o 0 o (64,8):(1,64)"
@@ -335,12 +337,12 @@ def test_through_layout_b_gives_an_operation_cutes_composed_overload():
 def test_refusals_of_the_swizzle_overloads():
     C = parse_layout("Sw<3,4,3> o 0 o (8,64):(64,1)")
     with pytest.raises(LayoutError, match="no matching function"):
-        SL.max_common_layout_composed(C, C)
+        core.max_common_layout(C, C)
     with pytest.raises(LayoutError, match="Require Swizzle offset == 0."):
-        SL.logical_product_swizzled_tiler(Layout(2), parse_layout("Sw<3,4,3> o 8 o (8,64):(64,1)"))
+        core.logical_product(Layout(2), parse_layout("Sw<3,4,3> o 8 o (8,64):(64,1)"))
     with pytest.raises(LayoutError, match="Static safe_div requires t % u == 0"):
-        SL.upcast_composed(parse_layout("Sw<3,4,3> o 3 o (8,64):(64,1)"), 2)
+        core.upcast(parse_layout("Sw<3,4,3> o 3 o (8,64):(64,1)"), 2)
     with pytest.raises(LayoutError, match="N must be a power of two"):
-        SL.upcast_composed(C, 3)
+        core.upcast(C, 3)
     with pytest.raises(LayoutError, match="Mismatched Ranks"):
-        SL.slice_composed((_, 1), ComposedLayout(Swizzle(1, 0, 1), 0, C))
+        core.slice_((_, 1), ComposedLayout(Swizzle(1, 0, 1), 0, C))

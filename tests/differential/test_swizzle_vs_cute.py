@@ -26,7 +26,7 @@ from typing import Callable
 
 import pytest
 
-from symcute.core import swizzle_layout as SL
+import symcute.core as core
 from symcute.core.composed import ComposedLayout, SmemPtrFlag
 from symcute.core.composition import composition
 from symcute.core.inverse import left_inverse, right_inverse
@@ -71,7 +71,7 @@ def V(x) -> str:
 
 
 # Refusals raised by these modules must carry CuTe's static_assert text.
-_OWN_MODULES = ("swizzle.py", "composed.py", "swizzle_layout.py")
+_OWN_MODULES = ("swizzle.py", "composed.py", "swizzle_layout.py", "layout_composed.py", "common.py")
 
 
 @dataclass
@@ -282,14 +282,14 @@ def gen_slice(rng, add):
     coord = rand_slice_coord(rng, c.shape)
     r = rng.random()
     if r < 0.45:
-        add(f"slice({text(coord)}, {c})", f"cute::slice({V(coord)}, {V(c)})", lambda: SL.slice_composed(coord, c))
+        add(f"slice({text(coord)}, {c})", f"cute::slice({V(coord)}, {V(c)})", lambda: core.slice_(coord, c))
     elif r < 0.9:
         add(f"slice_and_offset({text(coord)}, {c})", f"cute::slice_and_offset({V(coord)}, {V(c)})",
-            lambda: SL.slice_and_offset_composed(coord, c))
+            lambda: core.slice_and_offset(coord, c))
     else:
         index = rand_index(rng, c.shape)
         add(f"domain_offset({text(index)}, {c})", f"cute::domain_offset({V(index)}, {V(c)})",
-            lambda: SL.domain_offset_composed(index, c))
+            lambda: core.domain_offset(index, c))
 
 
 def gen_eval(rng, add):
@@ -297,7 +297,7 @@ def gen_eval(rng, add):
     coord = rand_index(rng, c.shape)
     if rng.random() < 0.2:  # an unsigned offset (CuTe's upcast makes it a uint32_t constant)
         add(f"upcast<1>({c})({text(coord)})", f"cute::upcast<1>({V(c)})({V(coord)})",
-            lambda: SL.upcast_composed(c, 1)(coord))
+            lambda: core.upcast(c, 1)(coord))
     else:
         add(f"({c})({text(coord)})", f"{V(c)}({V(coord)})", lambda: c(coord))
 
@@ -326,7 +326,7 @@ def gen_recast(rng, add):
     x = rand_composed(rng, general=0.15) if rng.random() < 0.85 else rand_swizzle(rng)
     old, new = rng.choice(_TYPES), rng.choice(_TYPES)
     add(f"recast_layout<{old},{new}>({x})", f"cute::recast_layout<{old},{new}>({V(x)})",
-        lambda: SL.recast_layout_composed(x, old, new))
+        lambda: core.recast_layout(x, old, new))
 
 
 def _gen_common(op, fn):
@@ -345,7 +345,7 @@ def gen_product_swizzled_tiler(rng, add):
     c = rand_composed(rng, offset=rng.random() < 0.1)
     lay = rand_bit_layout(rng, max_leaves=2)
     add(f"logical_product({lay}, {c})", f"cute::logical_product({V(lay)}, {V(c)})",
-        lambda: SL.logical_product_swizzled_tiler(lay, c))
+        lambda: core.logical_product(lay, c))
 
 
 _TILER_OPS = ["logical_divide", "zipped_divide", "tiled_divide", "flat_divide",
@@ -359,12 +359,12 @@ def gen_domain(rng, add):
     if kind < 2:
         op = rng.choice(_TILER_OPS)
         t = rand_tiler(rng, c.shape) if "divide" in op else _product_tiler(rng)
-        fn = getattr(SL, f"{op}_composed")
+        fn = getattr(core, op)
         add(f"{op}({c}, {text(t)})", f"cute::{op}({V(c)}, {V(t)})", lambda: fn(c, t))
     elif kind == 2:
         op = rng.choice(("blocked_product", "raked_product"))
         t = rand_bit_layout(rng, max_leaves=2, mutate=0.1)
-        fn = getattr(SL, f"{op}_composed")
+        fn = getattr(core, op)
         add(f"{op}({c}, {t})", f"cute::{op}({V(c)}, {V(t)})", lambda: fn(c, t))
     elif kind == 3:
         modes = c.shape if isinstance(c.shape, tuple) else (c.shape,)
@@ -375,31 +375,31 @@ def gen_domain(rng, add):
         extra = f", {V(order)}" if order else ""
         add(f"tile_to_shape({c}, {text(target)}{', ' + text(order) if order else ''})",
             f"cute::tile_to_shape({V(c)}, {V(target)}{extra})",
-            lambda: SL.tile_to_shape_composed(c, target, order))
+            lambda: core.tile_to_shape(c, target, order))
     elif kind == 4:
         r = rng.random()
         if r < 0.4:
-            add(f"coalesce({c})", f"cute::coalesce({V(c)})", lambda: SL.coalesce_composed(c))
+            add(f"coalesce({c})", f"cute::coalesce({V(c)})", lambda: core.coalesce(c))
         elif r < 0.6:
             p = tuple(0 for _m in range(rng.randint(1, c.rank)))
-            add(f"filter({c}, {text(p)})", f"cute::filter({V(c)}, {V(p)})", lambda: SL.filter_composed(c, p))
+            add(f"filter({c}, {text(p)})", f"cute::filter({V(c)}, {V(p)})", lambda: core.filter(c, p))
         elif r < 0.7:
-            add(f"nullspace({c})", f"cute::nullspace({V(c)})", lambda: SL.nullspace_composed(c))
+            add(f"nullspace({c})", f"cute::nullspace({V(c)})", lambda: core.nullspace(c))
         elif r < 0.8 and isinstance(c.outer, Swizzle):
             add(f"get_swizzle_portion({c}), get_nonswizzle_portion({c})",
                 f"cute::make_tuple(cute::get_swizzle_portion({V(c)}), cute::get_nonswizzle_portion({V(c)}))",
-                lambda: (SL.get_swizzle_portion(c), SL.get_nonswizzle_portion(c)))
+                lambda: (core.get_swizzle_portion(c), core.get_nonswizzle_portion(c)))
         else:
             p = tuple(0 for _m in range(rng.randint(1, c.rank)))
-            add(f"coalesce({c}, {text(p)})", f"cute::coalesce({V(c)}, {V(p)})", lambda: SL.coalesce_composed(c, p))
+            add(f"coalesce({c}, {text(p)})", f"cute::coalesce({V(c)}, {V(p)})", lambda: core.coalesce(c, p))
     elif kind == 5:
         _gen_mode_op(rng, c, add)
     elif kind == 6:
         if rng.random() < 0.5:
-            add(f"complement({c})", f"cute::complement({V(c)})", lambda: SL.complement_composed(c))
+            add(f"complement({c})", f"cute::complement({V(c)})", lambda: core.complement(c))
         else:
             t = rng.choice((16, 32, 64, 256, 1024, 48))
-            add(f"complement({c}, {t})", f"cute::complement({V(c)}, {V(t)})", lambda: SL.complement_composed(c, t))
+            add(f"complement({c}, {t})", f"cute::complement({V(c)}, {V(t)})", lambda: core.complement(c, t))
     else:
         add(f"(size,cosize,rank,depth,shape)({c})",
             f"cute::make_tuple(cute::size({V(c)}), cute::cosize({V(c)}), cute::rank({V(c)}), "
@@ -411,24 +411,24 @@ def _gen_mode_op(rng, c, add):
     r = c.rank
     kind = rng.randrange(6)
     if kind == 0:
-        add(f"flatten({c})", f"cute::flatten({V(c)})", lambda: SL.flatten_composed(c))
+        add(f"flatten({c})", f"cute::flatten({V(c)})", lambda: core.flatten(c))
     elif kind == 1:
         i = rng.randrange(r)
         add(f"layout<{i}>({c})", f"cute::layout<{i}>({V(c)})", lambda: c[i])
     elif kind == 2:
         b = rng.randrange(r)
         e = rng.randint(b + 1, r)
-        add(f"take<{b},{e}>({c})", f"cute::take<{b},{e}>({V(c)})", lambda: SL.take_composed(c, b, e))
+        add(f"take<{b},{e}>({c})", f"cute::take<{b},{e}>({V(c)})", lambda: core.take(c, b, e))
     elif kind == 3:
         b = rng.randrange(r + 1)
         e = rng.randint(b, r)
-        add(f"group<{b},{e}>({c})", f"cute::group<{b},{e}>({V(c)})", lambda: SL.group_composed(c, b, e))
+        add(f"group<{b},{e}>({c})", f"cute::group<{b},{e}>({V(c)})", lambda: core.group(c, b, e))
     elif kind == 5:
-        add(f"zip({c})", f"cute::zip({V(c)})", lambda: SL.zip_composed(c))
+        add(f"zip({c})", f"cute::zip({V(c)})", lambda: core.zip_layouts(c))
     else:
         k = r + rng.randint(0, 2)
         add(f"append<{k}>({c}, 1:0)", f"cute::append<{k}>({V(c)}, {V('1:0')})",
-            lambda: SL.append_composed(c, Layout(1, 0), k))
+            lambda: core.append(c, Layout(1, 0), k))
 
 
 def _product_tiler(rng):
@@ -448,11 +448,11 @@ GENERATORS = {
     "left_inverse": _gen_inverse(left_inverse),
     "slice": gen_slice,
     "eval": gen_eval,
-    "upcast": _gen_cast("upcast", SL.upcast_composed),
-    "downcast": _gen_cast("downcast", SL.downcast_composed),
+    "upcast": _gen_cast("upcast", core.upcast),
+    "downcast": _gen_cast("downcast", core.downcast),
     "recast_layout": gen_recast,
-    "max_common_layout": _gen_common("max_common_layout", SL.max_common_layout_composed),
-    "max_common_vector": _gen_common("max_common_vector", SL.max_common_vector_composed),
+    "max_common_layout": _gen_common("max_common_layout", core.max_common_layout),
+    "max_common_vector": _gen_common("max_common_vector", core.max_common_vector),
     "logical_product(L,Sw)": gen_product_swizzled_tiler,
     "domain": gen_domain,
     "append": gen_append,
@@ -501,7 +501,7 @@ GMMA_TYPES = {"half_t": 16, "float": 32, "uint8_t": 8}
 def gmma_atom(name: str, bits: int) -> ComposedLayout:
     """``GMMA::<name><T>`` = ``upcast<sizeof_bits<T>>(<name>_Bits)``, offset ``smem_ptr_flag``."""
     sw, lay = GMMA_ATOMS[name]
-    return SL.upcast_composed(ComposedLayout(sw, SmemPtrFlag(1), lay), bits)
+    return core.upcast(ComposedLayout(sw, SmemPtrFlag(1), lay), bits)
 
 
 def gmma_cases() -> list[Case]:
@@ -522,13 +522,13 @@ def gmma_cases() -> list[Case]:
                 extra = f", {V(order)}" if order else ""
                 add(f"tile_to_shape(GMMA::{name}<{tname}>, {text(target)}{', ' + text(order) if order else ''})",
                     f"cute::tile_to_shape({cpp}, {V(target)}{extra})",
-                    lambda atom=atom, t=target, o=order: SL.tile_to_shape_composed(atom, t, o))
+                    lambda atom=atom, t=target, o=order: core.tile_to_shape(atom, t, o))
             add(f"slice((_,1), GMMA::{name}<{tname}>)", f"cute::slice({V((_, 1))}, {cpp})",
-                lambda atom=atom: SL.slice_composed((_, 1), atom))
+                lambda atom=atom: core.slice_((_, 1), atom))
             add(f"right_inverse(GMMA::{name}<{tname}>)", f"cute::right_inverse({cpp})",
                 lambda atom=atom: right_inverse(atom))
             add(f"downcast<2>(GMMA::{name}<{tname}>)", f"cute::downcast<2>({cpp})",
-                lambda atom=atom: SL.downcast_composed(atom, 2))
+                lambda atom=atom: core.downcast(atom, 2))
     return cases
 
 
@@ -550,20 +550,20 @@ def production_cases() -> list[Case]:
             add(f"{fn.__name__}({c})", f"cute::{fn.__name__}({V(c)})", lambda fn=fn, c=c: fn(c))
         coord = ((_, 1), _) if isinstance(c.shape[0], tuple) else (_, 3)
         add(f"slice_and_offset({text(coord)}, {c})", f"cute::slice_and_offset({V(coord)}, {V(c)})",
-            lambda c=c, coord=coord: SL.slice_and_offset_composed(coord, c))
-        add(f"upcast<2>({c})", f"cute::upcast<2>({V(c)})", lambda c=c: SL.upcast_composed(c, 2))
-        add(f"downcast<8>({c})", f"cute::downcast<8>({V(c)})", lambda c=c: SL.downcast_composed(c, 8))
+            lambda c=c, coord=coord: core.slice_and_offset(coord, c))
+        add(f"upcast<2>({c})", f"cute::upcast<2>({V(c)})", lambda c=c: core.upcast(c, 2))
+        add(f"downcast<8>({c})", f"cute::downcast<8>({V(c)})", lambda c=c: core.downcast(c, 8))
         add(f"logical_divide({c}, (8,8))", f"cute::logical_divide({V(c)}, {V((8, 8))})",
-            lambda c=c: SL.logical_divide_composed(c, (8, 8)))
+            lambda c=c: core.logical_divide(c, (8, 8)))
         add(f"composition({c}, 32:1)", f"cute::composition({V(c)}, {V('32:1')})",
             lambda c=c: composition(c, Layout(32, 1)))
         add(f"max_common_vector({c}, {c.inner})", f"cute::max_common_vector({V(c)}, {V(c.inner)})",
-            lambda c=c: SL.max_common_vector_composed(c, c.inner))
+            lambda c=c: core.max_common_vector(c, c.inner))
         add(f"logical_product((2,2):(1,2), {c})", f"cute::logical_product({V('(2,2):(1,2)')}, {V(c)})",
-            lambda c=c: SL.logical_product_swizzled_tiler(Layout((2, 2), (1, 2)), c))
+            lambda c=c: core.logical_product(Layout((2, 2), (1, 2)), c))
     for notation in ("Sw<3,4,3>", "Sw<2,3,3>", "Sw<3,3,3>", "Sw<2,0,-3>"):
         sw = parse_layout(notation + " o 0 o 1:1").outer
-        add(f"make_layout({sw})", f"cute::make_layout({V(sw)})", lambda sw=sw: SL.make_layout_swizzle(sw))
+        add(f"make_layout({sw})", f"cute::make_layout({V(sw)})", lambda sw=sw: core.make_layout(sw))
     return cases
 
 
