@@ -17,7 +17,7 @@ from ..core import (
 )
 from ..core import int_tuple as it
 from ..core.composed import ComposedLayout, SmemPtrFlag
-from ..core.swizzle_layout import slice_and_offset_composed, slice_composed
+from ..core.layout import slice_and_offset
 from ..errors import LayoutError
 from ..core.hook import note, traced
 from .copy_atom import CopyAtom
@@ -237,7 +237,7 @@ def _as_copy_tensor(x, where: str):
 
 def _slice(coord, layout):
     """``slice`` of a layout or of a swizzled (composed) layout."""
-    return slice_composed(coord, layout) if isinstance(layout, ComposedLayout) else slice_(coord, layout)
+    return slice_(coord, layout)
 
 
 def _append_rank(r: int):
@@ -282,7 +282,7 @@ class ThrCopy:
         thr = self.tiled_copy._tidfrg(tensor, role)
         coord = (self.thr_idx, _, repeat_underscore(tensor.rank))
         if isinstance(thr, ComposedLayout):  # Tensor::operator(): slice_and_offset of the swizzled layout
-            sliced, offset = slice_and_offset_composed(coord, thr)
+            sliced, offset = slice_and_offset(coord, thr)
             return offset, sliced
         return _slice_offset(coord, thr), slice_(coord, thr)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from . import int_tuple as it
 from .layout import Layout, _, make_layout, make_ordered_layout
 from .products import tiled_product
+from .tensor import Tensor
 
 
 def repeat_underscore(n: int):
@@ -28,7 +29,6 @@ def make_fragment_like(layout):
             (stride-0 modes stay stride 0), the other modes compact in the order of their strides;
             rank 1: ``make_layout(shape)``.
     """
-    from .tensor import Tensor
     if isinstance(layout, Tensor):
         return Tensor(make_fragment_like(layout.layout()))
     if not isinstance(layout, Layout):

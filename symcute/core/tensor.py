@@ -23,7 +23,7 @@ from . import int_tuple as it
 from .basis import ArithmeticTuple
 from .composed import ComposedLayout
 from .divide import zipped_divide
-from .layout import Layout, Underscore, _, make_identity_layout, make_layout, slice_
+from .layout import Layout, Underscore, _, make_identity_layout, make_layout, slice_, slice_and_offset
 from ..errors import LayoutError
 
 
@@ -111,10 +111,9 @@ def _zero_underscores(c):
 
 
 def _slice_and_offset(c, layout):
-    if isinstance(layout, ComposedLayout):
-        from .swizzle_layout import slice_and_offset_composed
-        return slice_and_offset_composed(c, layout)
-    return slice_(c, layout), layout(_zero_underscores(c))
+    # CuTe's Tensor::operator() slices with slice_and_offset (ComposedLayouts: their registered overload);
+    # unrecorded, as the tensor's own operation is what a derivation shows
+    return slice_and_offset.dispatch(c, layout)
 
 
 def _as_tensor(x, fn: str) -> Tensor:
