@@ -31,6 +31,12 @@ def register(sub) -> None:
 def evaluate_named(expr: str, lets: list[str], names: list[str]):
     """Evaluate ``expr`` with --let bindings, the variables in ``names`` turned into named Formulas."""
     from ..expr import parse_expr_text
+    return parse_expr_text(expr).evaluate(bind(lets, names))
+
+
+def bind(lets: list[str], names: list[str]) -> dict:
+    """The --let bindings (in order) with the --name variables turned into named Formulas."""
+    from ..expr import parse_expr_text
     from ..errors import ParseError
     from ..symbolic import formula
     from ..symbolic.names import parse_names
@@ -44,7 +50,7 @@ def evaluate_named(expr: str, lets: list[str], names: list[str]):
         if not sep or var not in env:
             raise ParseError(f"--name expects VAR=TREE with VAR bound by --let, got {item!r}")
         env[var] = formula(env[var], parse_names(tree))
-    return parse_expr_text(expr).evaluate(env)
+    return env
 
 
 def as_formula(value, names_text: str | None):
@@ -67,7 +73,15 @@ def as_formula(value, names_text: str | None):
 
 
 def run(args) -> int:
-    f = as_formula(evaluate_named(args.expr, args.let, args.name), args.names)
+    from ..expr import default_names, parse_expr_text
+    from ..symbolic.names import format_names
+    env = bind(args.let, args.name)
+    value = parse_expr_text(args.expr).evaluate(env)
+    names = args.names
+    if names is None:  # a TV layout gets its thread / atom / value names (t0, t1, wm, wn, v0, ...)
+        known = default_names(args.expr, env)
+        names = format_names(known) if known is not None else None
+    f = as_formula(value, names)
     if args.json:
         print(f.to_json(indent=2))
         return 0

@@ -36,3 +36,26 @@ def __getattr__(name: str):
 
 
 __all__ = ["Expr", "TypeName", "REGISTRY", "Registry", "derive_expr", "evaluate", "functions", "parse_expr_text"]
+
+
+_TV_METHODS = {"get_layoutA_TV": "A", "get_layoutB_TV": "B", "get_layoutC_TV": "C",
+               "get_layoutS_TV": "S", "get_layoutD_TV": "D", "get_layout_TV": "TV"}
+
+
+def default_names(text: str, variables: dict | None = None):
+    """The thread/atom/value names symcute knows for an expression's result, or None.
+
+    ``mma.get_layoutA_TV()`` (any TiledMMA or TiledCopy TV method) gets ``tv_names(mma, 'A')``:
+    ``((t0,t1,wm,wn),((v0,v1,v2),...))`` instead of positional ``x0_0, ...``.
+    """
+    from ..atoms.names import tv_names
+    from ..atoms.tiled_copy import TiledCopy
+    from ..atoms.tiled_mma import TiledMMA
+    tree = parse_expr_text(text).tree
+    if tree[0] != "method" or tree[1] not in _TV_METHODS or tree[3]:
+        return None
+    target = Expr(text, tree[2]).evaluate(variables)
+    op = _TV_METHODS[tree[1]]
+    if isinstance(target, TiledMMA) and op in ("A", "B", "C") or isinstance(target, TiledCopy) and op in ("S", "D", "TV"):
+        return tv_names(target, op)
+    return None

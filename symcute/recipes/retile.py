@@ -79,7 +79,8 @@ def derive_retile(mma="SM80_16x8x16_F16F16F16F16_TN", atom_layout=(2, 2, 1), ope
         add_table(d, "retile_config", V=V, N=N, tiler=cute(tc.tiler_mn), tile=list(tile),
                   elements=tile[0] * tile[1], fragment=str(frag), fragment_given=frg_values is not None,
                   copy_atom=atom.name, value_type=str(atom.value_type), ptx=atom.ptx, copy_header=atom.header,
-                  layout_tv=str(tc.layout_tv), **members)
+                  layout_tv=str(tc.layout_tv), copy_arch=atom.arch, mma_arch=tiled.atom.arch,
+                  mma_threads=tiled.size(), **members)
         G = right_inverse(F)
         d.label(G, "G")
         Gf = _right_inverse_steps(d, F, Ff, G, op)

@@ -110,7 +110,21 @@ def _tiled_copy(view, t, ctx) -> list:
         parts.append(t("tiled_copy_v_given", V=code(rc["V"])))
     parts.append(t("tiled_copy_atom", atom=code(f"Copy_Atom<{rc['copy_atom']}, {rc['value_type']}>"),
                    ptx=code(rc["ptx"]), thr=code(rc["atom_num_thr"]), val=code(rc["atom_num_val"])))
+    # CuTe checks neither the architecture nor the thread counts of the pair: say what it accepted
+    copy_arch, mma_arch = _sm(rc.get("copy_arch")), _sm(ctx["conf"].get("arch"))
+    if copy_arch is not None and mma_arch is not None and copy_arch > mma_arch:
+        parts.append(t("tiled_copy_arch", copy=code(rc["copy_atom"]), copy_arch=rc["copy_arch"],
+                       mma=code(ctx["conf"]["mma"]), mma_arch=ctx["conf"]["arch"]))
+    if rc.get("mma_threads") is not None and rc["mma_threads"] % rc["atom_num_thr"]:
+        parts.append(t("tiled_copy_threads", threads=code(rc["mma_threads"]), thr=code(rc["atom_num_thr"])))
     return parts
+
+
+def _sm(arch) -> int | None:
+    """``sm75`` -> 75 (None when the text names no SM number)."""
+    import re
+    m = re.fullmatch(r"sm(\d+)[a-z]?", str(arch or ""))
+    return int(m.group(1)) if m else None
 
 
 def _thread_domain(view, t, ctx) -> list:

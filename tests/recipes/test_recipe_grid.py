@@ -87,3 +87,22 @@ def test_zh_broadcast_sentences_follow_the_facts(atom_layout, op):
 def test_atom_layout_2_1_1_says_nothing_about_a_broadcast():
     doc = markdown(derive_retile(atom_layout=(2, 1, 1)))
     assert not BROADCAST_WORDS.search(doc) and "Skipped: none." in doc
+
+
+def test_an_sm70_mma_with_an_sm75_copy_atom_is_built_as_cute_builds_it_and_said_so():
+    """CuTe compiles make_tiled_copy_A(Copy_Atom<SM75_U32x2_LDSM_N, half_t>, SM70 MMA) (it checks no
+    architecture); symcute returns the same layouts, and the document says what CuTe accepted."""
+    d = derive_retile(mma="SM70_8x8x4_F32F16F16F32_NT", atom_layout=(1, 1, 1))
+    doc, zh = markdown(d), markdown(d, lang="zh")
+    assert "is an sm75 instruction and `SM70_8x8x4_F32F16F16F32_NT` an sm70 MMA" in doc and "sm70 GPU" in zh
+    assert "the TiledMMA has `8` threads, not a multiple of the copy atom's `32`" in doc
+    mma = sc.make_tiled_mma("SM70_8x8x4_F32F16F16F32_NT")
+    mine = sc.make_tiled_copy_A(sc.copy_atom("SM75_U32x2_LDSM_N", "half_t"), mma).get_layoutS_TV()
+    from tests.differential.harness import oracle_or_skip
+    res = oracle_or_skip().run_exprs({"c": "make_tiled_copy_A(Copy_Atom<SM75_U32x2_LDSM_N, half_t>{}, "
+                                           "make_tiled_mma(SM70_8x8x4_F32F16F16F32_NT{})).get_layoutS_TV()"})["c"]
+    assert res.ok and res.output == str(mine)
+
+
+def test_a_matching_pair_gets_no_note():
+    assert "Note:" not in markdown(derive_retile())

@@ -124,6 +124,11 @@ TEXT = {
                     "(V = {V}), not the total number of elements of an arbitrarily large fragment.",
     "tiled_copy_v_given": "(V = {V} was given explicitly for this derivation.)",
     "tiled_copy_atom": "The copy atom is {atom} ({ptx}): {thr} threads, {val} values per thread and instruction.",
+    "tiled_copy_arch": "Note: {copy} is an {copy_arch} instruction and {mma} an {mma_arch} MMA. CuTe builds this "
+                       "TiledCopy (make_tiled_copy checks no architecture), so the layouts below are CuTe's; "
+                       "but an {mma_arch} GPU cannot issue the copy instruction.",
+    "tiled_copy_threads": "Note: the TiledMMA has {threads} threads, not a multiple of the copy atom's {thr}; CuTe "
+                          "builds the TiledCopy anyway, and the copy instruction runs with the atom's thread count.",
     "sec_broadcast": "Why {elements} elements have {tvs} TVs: {tile}",
     "sec_thread_domain": "The thread domain of {op}",
     "domain_ref_intro": "{fn} first builds the reference matrix layout:",

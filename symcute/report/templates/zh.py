@@ -112,6 +112,10 @@ TEXT = {
                     "不是任意大 fragment 的总元素数。",
     "tiled_copy_v_given": "（本次推导显式给定了 V = {V}。）",
     "tiled_copy_atom": "Copy Atom 是 {atom}（{ptx}）：{thr} 个线程，每条指令每线程 {val} 个值。",
+    "tiled_copy_arch": "注意：{copy} 是 {copy_arch} 指令，而 {mma} 是 {mma_arch} 的 MMA。CuTe 会构造这个 TiledCopy"
+                       "（make_tiled_copy 不检查架构），所以下面的布局就是 CuTe 的结果；但 {mma_arch} GPU 无法发出这条拷贝指令。",
+    "tiled_copy_threads": "注意：TiledMMA 有 {threads} 个线程，不是拷贝原子 {thr} 个线程的倍数；CuTe 仍然构造 TiledCopy，"
+                          "而拷贝指令按原子的线程数执行。",
     "sec_broadcast": "{tile} 为何让 {elements} 个元素对应 {tvs} 个 TV",
     "sec_thread_domain": "{op} 的线程域",
     "domain_ref_intro": "{fn} 先创建参考矩阵布局：",
