@@ -134,3 +134,24 @@ def test_make_tmem_copy_puts_each_warp_in_its_sub_partition():
             assert tiler_rows(q % tiler_rows.size()) == 32 * warp + lane
     with pytest.raises(LayoutError, match="not a TMEM copy"):
         sc.make_tmem_copy("SM75_U32x1_LDSM_N", sc.Layout.parse("(128,8):(65536,1)"), "float")
+
+
+def test_catalog_has_exactly_the_headers_trait_names():
+    """Read CuTe's headers: every MMA_Traits / Copy_Traits specialisation of the new headers is catalogued."""
+    import re
+    from pathlib import Path
+    from symcute.atoms import mma_gmma_sparse as sparse, mma_sm120 as sm120
+    from symcute.atoms.copy_sm100_data import ROWS
+    from symcute.oracle.toolchain import find_cute_include
+    atom_dir = Path(find_cute_include()) / "cute" / "atom"
+    t100 = (atom_dir / "mma_traits_sm100.hpp").read_text()
+    names = set(re.findall(r"struct MMA_Traits<((?:SM103::)?\w+)", t100))
+    assert names == {f.name for f in umma.FAMILIES} | set(umma.FFMA2)
+    t120 = (atom_dir / "mma_traits_sm120.hpp").read_text() + (atom_dir / "mma_traits_sm120_sparse.hpp").read_text()
+    assert set(re.findall(r"struct MMA_Traits<([\w:]+)<", t120)) == {f.name for f in sm120.FAMILIES}
+    sp = ((atom_dir / "mma_traits_sm90_gmma_sparse.hpp").read_text()
+          + (atom_dir / "mma_traits_sm90_gmma_sparse_ext.hpp").read_text())
+    sp_names = set(re.findall(r"struct MMA_Traits<(SM90::GMMA::SPARSE::GMMA_\w+)<", sp))
+    assert sp_names == {b for b, *_ in sparse.all_base_names()} and len(sp_names) == 1056
+    copies = set(re.findall(r"struct Copy_Traits<(\w+)>", (atom_dir / "copy_traits_sm100.hpp").read_text()))
+    assert copies == {r[0] for r in ROWS} and len(copies) == 173
