@@ -11,6 +11,7 @@ seed's ``upcast<128*4>`` contrast) and prints the proof in English;
 - ``tv``: the TV layouts of a TiledMMA with their right_inverse facts (GMMA and UMMA atoms too);
 - ``tmem``: the same for ``make_tmem_copy`` over a TMEM tensor (SM100 TMEM loads and stores);
 - ``catalog``: right_inverse / left_inverse facts of every catalogued MMA atom;
+- ``swizzle``: a swizzled smem tile: formula, bit table, GF(2) bijection proof, bank collisions;
 - ``gmem``: a parametric (M, K) global A through ``local_tile`` and ``partition_A``: every address, all M and K.
 """
 
@@ -115,6 +116,18 @@ def register(sub) -> None:
     m.add_argument("--value-type", default="float", help="value type T (default float)")
     _output_options(m, top=False)
 
+    w = whats.add_parser("swizzle", help="a swizzled smem tile: formula, bit table, GF(2) proof, bank collisions",
+                         description="A swizzled shared-memory tile Sw<B,M,S> o O o (rows, columns): its formula "
+                                     "and bit table with and without the swizzle, the GF(2) bijection proof, and "
+                                     "the rows whose elements of one column share a bank (the kernel of the bank "
+                                     "bits over GF(2)).")
+    w.add_argument("layout", nargs="?", default="Sw<3,4,3> o 0 o (8,64):(64,1)",
+                   help="the tile (CuTe notation or an expression; default Sw<3,4,3> o 0 o (8,64):(64,1))")
+    w.add_argument("--names", default="(r,c)", metavar="TREE", help="names of the row and column modes")
+    w.add_argument("--element-bits", type=int, default=16, help="bits of one element (default 16)")
+    w.add_argument("--column", type=int, default=0, help="the column whose banks are compared (default 0)")
+    _output_options(w, top=False)
+
     c = whats.add_parser("catalog", help="right_inverse / left_inverse facts of every catalogued MMA atom")
     c.add_argument("--filter", metavar="TEXT", help="only atoms whose name or PTX contains TEXT")
     c.add_argument("--arch", metavar="SM", help="only atoms of this architecture (sm80, sm90, ...)")
@@ -173,6 +186,11 @@ def derivation_for(args):
                                    args.smem, side=args.side)
     if args.what == "tv":
         return recipes.derive_tv(args.mma, args.atom_layout, tuple(args.operand or ("A", "B", "C")))
+    if args.what == "swizzle":
+        from ..expr import evaluate
+        from ..symbolic.names import parse_names
+        return recipes.derive_swizzle(evaluate(args.layout), parse_names(args.names), args.element_bits,
+                                      args.column)
     if args.what == "tmem":
         return recipes.derive_tv_copy(args.copy_atom, args.tmem, args.value_type)
     from .progress import Bar

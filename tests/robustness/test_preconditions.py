@@ -131,7 +131,8 @@ CASES = [
      LayoutError, ["make_tiled_copy_A: expected a TiledMMA", "4:1"]),
     # --- symbolic -----------------------------------------------------------------------------------------
     ("formula/basis", "formula(4:1@0)", SymcuteError, ["formula: layout 4:1@0 has a basis stride 1@0"]),
-    ("formula/composed", "formula(Sw<3,4,3> o 0 o (8,64):(64,1))", SymcuteError, ["is not a layout"]),
+    ("formula/composed-names", "formula(Sw<3,4,3> o 0 o (8,64):(64,1), (a,b,c))", SymcuteError,
+     ["(a,b,c) is not congruent to the shape (8,64)"]),
     ("prove/domain", "is_surjective(formula(4:2), -3)", SymcuteError,
      ["domain must be a positive integer", "-3"]),
     ("prove/domain-zero", "is_bijective(formula(4:1), 0)", SymcuteError, ["domain must be a positive integer", "0"]),

@@ -131,3 +131,11 @@ def test_derivation_of_a_swizzled_chain_shows_the_xor_at_each_step():
     text = markdown(d)
     assert "(8*x0_0 + 64*x0_1 + x1_0 + 128*x1_1) ^ (x0_1 << 3) ^ (x1_1 << 4)" in text
     assert text.count("## Step") == 2
+
+
+def test_cli_formula_and_prove_of_a_gmma_tile(capsys):
+    tile = "tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>{}, (128,64))"
+    code, out, _ = run(capsys, "formula", tile, "--names", "((r,R),(c,C))")
+    assert code == 0 and "formula: (64*r + 512*R + c) ^ ((r >> 1) << 4) ^ ((R & 1) << 6)" in out
+    code, out, _ = run(capsys, "prove", "bijective", tile, "--limit", "0")
+    assert code == 0 and "verdict: proved (gf2)" in out
