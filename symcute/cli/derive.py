@@ -57,6 +57,8 @@ def register(sub) -> None:
     r.add_argument("--values", type=int, metavar="V",
                    help="the fragment's value count V = size<0>(fragment) (default: thread 0's fragment)")
     r.add_argument("--contrast", type=int, metavar="N", help="also show upcast<N>(H) for comparison")
+    r.add_argument("--permutation", metavar="M,N,K",
+                   help="the TiledMMA's PermutationMNK as tile extents (CuTe's Tile<_M,_N,_K>), e.g. 32,32,16")
     _output_options(r, top=False)
 
     e = whats.add_parser("expr", help="an expression of CuTe calls, step by step",
@@ -174,7 +176,7 @@ def derivation_for(args):
         return recipes.derive_retile(**recipes.SEED)
     if args.what == "retile-d":
         return recipes.derive_retile(args.mma, args.atom_layout, args.operand, args.copy_atom, args.value_type,
-                                     args.values, args.contrast)
+                                     args.values, args.contrast, args.permutation)
     if args.what == "expr":
         from .calc import parse_lets
         from ..expr import derive_expr

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .. import symbolic as sym
-from ..core import Layout, ceil_div, right_inverse, upcast
+from ..core import Layout, Underscore, ceil_div, right_inverse, upcast
 from ..core import int_tuple as it
 from ..errors import SymcuteError
 from ..trace.derivation import Derivation
@@ -21,7 +21,7 @@ SEED = {"mma": "SM80_16x8x16_F16F16F16F16_TN", "atom_layout": (2, 2, 1), "operan
 
 def derive_retile(mma="SM80_16x8x16_F16F16F16F16_TN", atom_layout=(2, 2, 1), operand="A",
                   copy_atom="SM75_U32x2_LDSM_N", value_type="half_t", frg_values=None,
-                  contrast=None) -> Derivation:
+                  contrast=None, permutation=None) -> Derivation:
     """The seed's derivation of ``retile_D`` for one operand of a TiledMMA, recorded step by step.
 
     Builds ``make_tiled_mma(mma, atom_layout)``, the operand's TV layout F,
@@ -30,7 +30,8 @@ def derive_retile(mma="SM80_16x8x16_F16F16F16F16_TN", atom_layout=(2, 2, 1), ope
     and records ``G = right_inverse(F)``, ``H = G.with_shape(Tiler_MN)``,
     ``upcast<TiledNumThr*V>(H)`` (and ``upcast<contrast>(H)`` when asked),
     ``retile(fragment)``, with the named formulas, the prover's checks, worked
-    examples and tables.
+    examples and tables.  ``permutation``: the TiledMMA's PermutationMNK as three tile extents
+    (CuTe's ``Tile<_32,_32,_16>``), e.g. for an LDSM x4 copy of B.
     @post the labels F, G, H, frg_layout_mn, retile name the CuTe values
     """
     from ..atoms import copy_atom as lookup_copy, make_tiled_mma
@@ -45,10 +46,11 @@ def derive_retile(mma="SM80_16x8x16_F16F16F16F16_TN", atom_layout=(2, 2, 1), ope
     (i, j), axes, bmode = OPERANDS[op]
     config = {"recipe": "retile-d", "mma": str(mma), "atom_layout": list(shape_layout), "operand": op,
               "copy_atom": str(copy_atom), "value_type": str(value_type), "frg_values": frg_values,
-              "contrast": contrast}
+              "contrast": contrast, "permutation": None if permutation is None else list(permutation)}
     d = Derivation(f"retile_D: operand {op} of {mma} tiled {cute(shape_layout)}", **config)
+    perms = None if permutation is None else _permutation(permutation)
     with d:
-        tiled = make_tiled_mma(mma, shape_layout)
+        tiled = make_tiled_mma(mma, shape_layout, perms)
         d.label(tiled, "mma")
         _configuration(d, tiled, op)
         F = tiled.get_layout_TV(op)
@@ -102,6 +104,18 @@ def derive_retile(mma="SM80_16x8x16_F16F16F16F16_TN", atom_layout=(2, 2, 1), ope
     return d
 
 
+def _permutation(p) -> tuple:
+    """Three positive tile extents (CuTe's ``Tile<_M,_N,_K>``: each a ``Layout<_M>`` permutation)."""
+    if isinstance(p, str):
+        try:
+            p = tuple(int(x) for x in p.replace("(", "").replace(")", "").split(","))
+        except ValueError:
+            raise SymcuteError(f"--permutation expects M,N,K (three positive integers), got {p!r}") from None
+    if len(p) != 3 or any(isinstance(x, bool) or not isinstance(x, int) or x < 1 for x in p):
+        raise SymcuteError(f"the permutation must be three positive tile extents M,N,K, got {p!r}")
+    return tuple(Layout(x) for x in p)
+
+
 def _configuration(d, tiled, op) -> None:
     """The tile sizes, the thread organisation and the symbols of the configuration."""
     atom = tiled.atom
@@ -115,6 +129,8 @@ def _configuration(d, tiled, op) -> None:
     add_table(d, "configuration", mma=atom.name, arch=atom.arch, header=atom.header, ptx=atom.ptx,
               atom_shape=list(atom.shape_mnk), atom_layout=str(tiled.atom_layout_mnk),
               atom_layout_shape=[vmnk[k].size() for k in (1, 2, 3)],
+              permutation=None if all(isinstance(x, Underscore) for x in tiled.permutation_mnk_)
+              else [tiled.tile_size(k) for k in range(3)],
               tile=[tiled.tile_size(k) for k in range(3)], operand=op, operand_axes=list(axes),
               operand_tile=[tiled.tile_size(i), tiled.tile_size(j)], atom_threads=atom.thr_id.size(),
               threads=tiled.size(), thr_layout_vmnk=str(vmnk), thread_modes=modes,

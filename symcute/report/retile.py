@@ -68,11 +68,17 @@ def _configuration(view, t, ctx) -> list:
     conf, op, ax = ctx["conf"], ctx["op"], ctx["ax"]
     shape = ",".join(f"_{s}" for s in conf["atom_layout_shape"])
     atom, lay, tile = conf["atom_shape"], conf["atom_layout_shape"], conf["tile"]
-    mnk = "(M,N,K) = (" + ", ".join(f"{a}*{b}" for a, b in zip(atom, lay)) + f") = {cute(tile)}"
+    perm = conf.get("permutation")
+    if perm:  # the permutation sets the tile (CuTe: tile_size<I> is size of the permutation's mode I)
+        mnk = f"(M,N,K) = Tile<{','.join(f'_{x}' for x in perm)}> = {cute(tile)}"
+    else:
+        mnk = "(M,N,K) = (" + ", ".join(f"{a}*{b}" for a, b in zip(atom, lay)) + f") = {cute(tile)}"
     parts = [md.heading(2, t("sec_configuration")),
              t("config_intro", mma=code(conf["mma"]), ptx=code(conf["ptx"]), header=code(conf["header"]),
                layout=code(cute(lay))),
-             block(snippets.MAKE_TILED_MMA.format(mma=conf["mma"], shape=shape), "cpp"),
+             block(snippets.MAKE_TILED_MMA.format(mma=conf["mma"], shape=shape) if not perm else
+                   snippets.MAKE_TILED_MMA_PERM.format(mma=conf["mma"], shape=shape,
+                                                       tile=",".join(f"_{x}" for x in perm)), "cpp"),
              t("config_tile"), block(mnk),
              t("config_operand", op=op, a=code(ax[0].upper()), b=code(ax[1].upper()),
                rows=ctx["tile"][0], cols=ctx["tile"][1], V=code(ctx["V"]),

@@ -106,3 +106,27 @@ def test_an_sm70_mma_with_an_sm75_copy_atom_is_built_as_cute_builds_it_and_said_
 
 def test_a_matching_pair_gets_no_note():
     assert "Note:" not in markdown(derive_retile())
+
+
+def test_permutation_lets_ldsm_x4_load_b_as_cute_does():
+    """LDSM x4 for B needs Tile<_32,_32,_16>: without it CuTe's static_assert (too few values) is ours;
+    with it the recipe runs, its tile is the permutation's, and the TiledCopy equals CuTe's."""
+    with pytest.raises(sc.SymcuteError, match="too few vals"):
+        derive_retile(operand="B", copy_atom="SM75_U32x4_LDSM_N")
+    d = derive_retile(operand="B", copy_atom="SM75_U32x4_LDSM_N", permutation=(32, 32, 16))
+    doc = markdown(d)
+    assert "Tile<_32,_32,_16>{});" in doc and "(M,N,K) = Tile<_32,_32,_16> = (32,32,16)" in doc
+    mma = sc.make_tiled_mma("SM80_16x8x16_F16F16F16F16_TN", (2, 2, 1), (32, 32, 16))
+    mine = sc.make_tiled_copy_B(sc.copy_atom("SM75_U32x4_LDSM_N", "half_t"), mma)
+    assert d.text(d.labelled("F")) == str(mma.get_layoutB_TV())
+    from tests.differential.harness import oracle_or_skip
+    res = oracle_or_skip().run_exprs({"s": "make_tiled_copy_B(Copy_Atom<SM75_U32x4_LDSM_N, half_t>{}, "
+                                           "make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN{}, Layout<Shape<_2,_2,_1>>{}, "
+                                           "Tile<_32,_32,_16>{})).get_layoutS_TV()"})["s"]
+    assert res.ok and res.output == str(mine.get_layoutS_TV())
+
+
+def test_a_bad_permutation_is_one_error(capsys):
+    from symcute.cli import main
+    assert main(["derive", "retile-d", "--permutation", "32,x,16"]) == 2
+    assert capsys.readouterr().err.count("\n") == 1

@@ -12,6 +12,11 @@ MAKE_TILED_MMA = """auto mma = make_tiled_mma(
     {mma}{{}},
     Layout<Shape<{shape}>>{{}});"""
 
+MAKE_TILED_MMA_PERM = """auto mma = make_tiled_mma(
+    {mma}{{}},
+    Layout<Shape<{shape}>>{{}},
+    Tile<{tile}>{{}});"""
+
 MAKE_TILED_COPY = {
     "A": """return make_tiled_copy_impl(
     copy_atom,
