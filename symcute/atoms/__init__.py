@@ -12,7 +12,7 @@ from .tiled_copy import (
     make_tiled_copy_D, make_tiled_copy_S,
 )
 from .tiled_mma import ThrMMA, TiledMMA, make_tiled_mma
-from .tmem import make_cotiled_copy, make_tmem_copy, tmem_frg
+from .tmem import make_cotiled_copy, make_tmem_copy, make_utccp_copy, tmem_frg
 
 __all__ = ["MMAAtom", "UpstreamDefect", "UnknownAtom", "mma_atom", "mma_atoms",
            "ThrMMA", "TiledMMA", "make_tiled_mma", "CopyAtom", "copy_atom", "copy_atoms",
@@ -20,4 +20,4 @@ __all__ = ["MMAAtom", "UpstreamDefect", "UnknownAtom", "mma_atom", "mma_atoms",
            "make_tiled_copy_C", "make_tiled_copy_D", "make_tiled_copy_S", "tv_names", "tile_names",
            "Finding", "LintReport", "lint_catalog", "lint_copy_atom", "lint_mma_atom",
            "smem_layout_atom", "smem_layout_atom_bits", "smem_layout_atom_names",
-           "make_cotiled_copy", "make_tmem_copy", "tmem_frg"]
+           "make_cotiled_copy", "make_tmem_copy", "make_utccp_copy", "tmem_frg"]

@@ -150,3 +150,20 @@ def make_tmem_copy(copy_atom, tmem_layout, value_type=None):
     atom_t = Layout((32, 4), (0, 32 * tmem_dp(atom.value_type)))
     atom_v = coalesce(upcast(atom.val_id, bits))
     return make_cotiled_copy(atom, make_layout(atom_t, atom_v), tmem)
+
+
+@traced("make_utccp_copy")
+def make_utccp_copy(copy_atom, tmem_layout, value_type):
+    """CuTe's ``make_utccp_copy(Op, tmem_tensor)`` (shared memory -> TMEM, ``SM100_UTCCP_*``) for a TMEM tensor of
+    ``value_type`` with ``tmem_layout``: one "thread" per CTA (``size(ThrID)`` at stride 0), the atom's ValID in
+    ``value_type`` units, then ``make_cotiled_copy``.
+    """
+    from .copy_catalog import copy_atom as lookup
+    from .tiled_mma import _as_tensor_layout
+    atom = lookup(copy_atom, value_type)
+    if atom.val_id is None or not atom.name.startswith("SM100_UTCCP"):
+        raise LayoutError(f"make_utccp_copy: {atom.name} is not a shared-memory -> TMEM copy (SM100_UTCCP_*)")
+    tmem = _as_tensor_layout(tmem_layout, "make_utccp_copy")
+    atom_t = Layout(atom.thr_id.size(), 0)
+    atom_v = coalesce(upcast(atom.val_id, sizeof_bits(atom.value_type)))
+    return make_cotiled_copy(atom, make_layout(atom_t, atom_v), tmem)

@@ -159,6 +159,10 @@ RULES.update({r.id: r for r in [
          "sub-partition), value layout coalesce(upcast<sizeof_bits<T>>(ValID)); make_cotiled_copy with the TMEM "
          "tensor's layout.", "cute/atom/copy_traits_sm100.hpp", "make_tmem_copy",
          "warp w, lane l reaches TMEM lane 32*w + l", "每个 warp 访问自己的 32 lane 子分区；值布局来自原子的 ValID。"),
+    Rule("make_utccp_copy", "atom thread layout size(ThrID):0 (one issuing thread per CTA), value layout "
+         "coalesce(upcast<sizeof_bits<T>>(ValID)); make_cotiled_copy with the TMEM tensor's layout.",
+         "cute/atom/copy_traits_sm100.hpp", "make_utccp_copy",
+         "the copy writes the TMEM addresses the atom's ValID names", "共享内存到 TMEM 的拷贝：值布局来自原子的 ValID。"),
     Rule("get_layoutS_TV", "The TiledCopy's (thread, value) -> (m,n) layout of the source: TiledLayout_TV "
          "composed with the atom's source-to-reference map.", _COPY, "TiledCopy::get_layoutS_TV",
          "F(t, v) is the tile element that thread t reads as value v", "源的 (线程, 值) → (m,n) 布局。"),

@@ -359,3 +359,31 @@ def _tiler_text(tiler) -> str:
     if isinstance(tiler, tuple):
         return "(" + ",".join(str(x) for x in tiler) + ")"
     return str(tiler)
+
+
+def utccp_copy_cases(large: bool) -> list:
+    """make_utccp_copy over TMEM tensors of 128 lanes (every UTCCP atom; 32- and 8-bit values)."""
+    from symcute.atoms.tmem import tmem_dp
+    from symcute.core import Layout
+    names = [r[0] for r in SM100_COPY_ROWS if r[0].startswith("SM100_UTCCP")]
+    out = []
+    for name in names:
+        atom = sc.copy_atom(name)
+        for vt in (("uint32_t", "uint8_t") if large else ("uint32_t",)):
+            b = 32 if vt == "uint32_t" else 8
+            # columns: the bits per lane the atom moves (the 4dp refresh: 256 bits of each of 128 lanes)
+            cols = 256 // b if ("4dp" in name and "4x32" not in name) else max(1, atom.val_id.size() // 128 // b)
+            tm = Layout((128, cols), (tmem_dp(vt), 1))
+            tmem = (f"make_tensor(make_tmem_ptr<{vt}>(0), Layout<Shape<_128,Int<{cols}>>,"
+                    f"Stride<Int<{tmem_dp(vt)}>,_1>>{{}})")
+            cpp = (f"auto tmem = {tmem}; auto tc = make_utccp_copy({name}{{}}, tmem); "
+                   + sep_prints("typename decltype(tc)::TiledLayout_TV{}", "typename decltype(tc)::Tiler_MN{}",
+                                "tc.get_slice(0).partition_D(tmem).layout()"))
+
+            def compute(name=name, vt=vt, tm=tm):
+                from symcute.atoms.tmem import make_utccp_copy
+                tc = make_utccp_copy(name, tm, vt)
+                return joined(tc.layout_tv, _tiler_text(tc.tiler_mn), tc.get_slice(0).partition_D(tm))
+            out.append(Case(f"utccp_copy#{name}#{vt}#{cols}", "utccp_copy",
+                            f"make_utccp_copy({name!r}, {str(tm)!r}, {vt!r})", cpp, compute))
+    return out

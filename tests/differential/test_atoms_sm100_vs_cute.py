@@ -16,7 +16,7 @@ import pytest
 from .atoms_cpp import PREAMBLE
 from .atoms_sm100_cases import (
     ffma2_cases, fragment_cases, sm100_copy_cases, sm120_cases, sparse_gmma_cases, tiled_cases, tma_cases,
-    tmem_copy_cases, umma_cases, umma_refusal_cases,
+    tmem_copy_cases, umma_cases, umma_refusal_cases, utccp_copy_cases,
 )
 from .harness import compare, large, oracle_or_skip
 
@@ -28,7 +28,7 @@ def all_cases():
     big = large()
     cases = umma_cases(big) + umma_refusal_cases() + ffma2_cases() + sm120_cases(big)
     cases += sparse_gmma_cases(big) + sm100_copy_cases(big) + tma_cases()
-    cases += tiled_cases(big) + fragment_cases(big) + tmem_copy_cases(big)
+    cases += tiled_cases(big) + fragment_cases(big) + tmem_copy_cases(big) + utccp_copy_cases(big)
     unique = {}
     for c in cases:   # a refusal or an axis sample may coincide with an (M, N) sample: keep one
         unique.setdefault(c.key, c)
@@ -44,7 +44,7 @@ def verdicts():
 
 
 OPS = ["umma_traits", "sm120_traits", "sparse_gmma_traits", "sm100_copy_traits", "tma_traits", "tiled_new",
-       "fragment_new", "tmem_copy"]
+       "fragment_new", "tmem_copy", "utccp_copy"]
 
 
 @pytest.mark.parametrize("op", OPS)
