@@ -140,9 +140,36 @@ class SwizzledFormula:
         o = _total_offset(self.layout)
         return _generic_text(self.layout, f"{o} + {lin}" if o else lin)
 
-    def to_c(self, *args, **kwargs) -> str:
-        raise SymcuteError(f"formula {self.layout}: C code is generated for plain layouts only, not for "
-                           f"swizzled ones (use --cpp for CuTe's own spelling)")
+    def to_c(self, name: str = "layout", parameters=None, int_type: str | None = None) -> str:
+        """Integer C/CUDA: the inner layout's function (``Formula.to_c``), then each offset and swizzle as
+        CuTe's ``Swizzle::apply`` (``offset ^= (offset & yyy_msk) >> S``), innermost first.
+
+        @post the function returns layout(c0, c1, ...) for each coordinate of the domain
+        """
+        chain, x = [], self.layout
+        if isinstance(x, Swizzle):
+            chain.append((0, x))
+        while isinstance(x, ComposedLayout):
+            if not isinstance(x.outer, Swizzle):
+                raise SymcuteError(f"to_c: {self.layout} composes the layout {x.outer}; C code is generated for "
+                                   f"swizzles over a layout")
+            chain.append((int(x.offset), x.outer))
+            x = x.inner
+        lines = self.domain.to_c(name, parameters, int_type).splitlines()
+        ret = lines[-2].strip()
+        head = lines[2]
+        int_t = head.split("inline ", 1)[1].split(f" {name}(", 1)[0]
+        var = "offset"
+        while var in {a.name for a in self.axes}:
+            var += "_"
+        body = [f"  {int_t} {var} = {ret[len('return '):-1]};"]
+        for o, sw in reversed(chain):
+            if o:
+                body.append(f"  {var} += {o};")
+            if sw.bits:
+                shift = f">> {sw.shift}" if sw.shift >= 0 else f"<< {-sw.shift}"
+                body.append(f"  {var} ^= ({var} & {sw.yyy_msk}) {shift};  // {sw}")
+        return "\n".join([f"// {self.layout}", f"// {self}"] + lines[2:-2] + body + [f"  return {var};", "}"])
 
     def table(self) -> Table:
         """The bit table: for each offset bit, the named input bits XORed into it."""

@@ -46,6 +46,23 @@ def _c_cases(n: int, seed: int = 1803) -> list:
         L = rand_layout(rng)
         if L.size() <= 512 and all(isinstance(d, int) for d in _leaves(L.stride)):
             out.append(formula(L))
+    return out + _swizzled_c_cases(n // 3, rng)
+
+
+def _swizzled_c_cases(n: int, rng) -> list:
+    """Swizzled layouts (SwizzledFormula.to_c): production tiles, an offset, a nested swizzle, random ones."""
+    from symcute.core import ComposedLayout, Swizzle
+    out = [formula(parse_layout(t), names) for t, names in (
+        ("Sw<3,4,3> o 0 o (8,64):(64,1)", "(r,c)"), ("Sw<3,3,3> o 0 o ((8,2),(64,1)):((64,512),(1,0))", None),
+        ("Sw<2,0,-2> o 16 o (4,8):(8,1)", None), ("Sw<2,5,2> o 0 o (32,4):(1,32)", None))]
+    nested = ComposedLayout(Swizzle(2, 3, 3), 0, Layout((8, 16), (16, 1)))
+    out.append(formula(ComposedLayout(Swizzle(1, 1, 2), 0, nested)))
+    while len(out) < n:
+        L = rand_layout(rng)
+        if L.size() <= 512 and all(isinstance(d, int) and d >= 0 for d in _leaves(L.stride)):
+            b = rng.randint(1, 3)
+            s = rng.choice([1, -1]) * rng.randint(b, 4)
+            out.append(formula(ComposedLayout(Swizzle(b, rng.randint(0, 3), s), 0, L)))
     return out
 
 
