@@ -84,12 +84,37 @@ def test_swizzled_bases_give_a_swizzled_layout():
     assert [back(q) for q in range(512)] == [L(q) for q in range(512)]
 
 
-def test_against_triton_linear_layout():
-    tl = pytest.importorskip("triton._C.libtriton.linear_layout", reason="triton is not installed")
-    L = sc.parse_layout("Sw<3,4,3> o 0 o (8,64):(64,1)")
-    ll = sym.to_linear_layout(L, names=("r", "c"))
+def _triton(tl, ll):
     bases, out_dims = ll.to_triton()
-    t = tl.LinearLayout.from_bases(bases, [d[0] for d in out_dims])
-    for q in range(0, 512, 7):
-        assert t.apply(list(_index_bits(L, ll.bases, q).items()))[0][1] == L(q)
-    assert t.is_injective() if hasattr(t, "is_injective") else True
+    return tl.LinearLayout.from_bases([(k, v) for k, v in bases], [d[0] for d in out_dims], [d[1] for d in out_dims],
+                                      False)
+
+
+def test_against_triton_linear_layout():
+    """Where triton is installed: its LinearLayout built from symcute's bases applies, decides injectivity and
+    surjectivity, and composes as symcute does (apply = core at every input)."""
+    tl = pytest.importorskip("triton._C.libtriton.linear_layout", reason="triton is not installed")
+    rng = random.Random(11)
+    checked = 0
+    while checked < 40:
+        L = _random_bijective_swizzled(rng) if rng.random() < 0.7 else random_pow2_layout(rng, max_bits=8)
+        try:
+            ll = sym.to_linear_layout(L)
+        except SymcuteError:
+            continue
+        t = _triton(tl, ll)
+        for q in range(L.size()):
+            assert t.apply(_index_bits(L, ll.bases, q)) == {"offset": L(q)}
+        assert t.is_injective() == sym.is_injective(L).proved
+        n = ll.out_dims[0][1]
+        assert t.is_surjective() == sym.is_surjective(L, n).proved
+        checked += 1
+    # composition: the smem address of a TV layout's (thread, value), Triton's compose vs symcute's bits view
+    tv = core.Layout((32, 4), (4, 1))
+    smem = sc.parse_layout("Sw<3,4,3> o 0 o 128:1")
+    inner = _triton(tl, sym.to_linear_layout(tv, tv=True))
+    outer = tl.LinearLayout.from_bases([("offset", [[smem(1 << j)] for j in range(7)])], ["offset"], [128], False)
+    both = inner.compose(outer)
+    for t in range(32):
+        for v in range(4):
+            assert both.apply({"register": v, "lane": t, "warp": 0}) == {"offset": smem(tv(t, v))}
