@@ -125,7 +125,8 @@ def register(sub) -> None:
                                      "bits over GF(2)).")
     w.add_argument("layout", nargs="?", default="Sw<3,4,3> o 0 o (8,64):(64,1)",
                    help="the tile (CuTe notation or an expression; default Sw<3,4,3> o 0 o (8,64):(64,1))")
-    w.add_argument("--names", default="(r,c)", metavar="TREE", help="names of the row and column modes")
+    w.add_argument("--names", metavar="TREE",
+                   help="names of the tile's modes (default (r,c) for two plain modes, else mode-path names)")
     w.add_argument("--element-bits", type=int, default=16, help="bits of one element (default 16)")
     w.add_argument("--column", type=int, default=0, help="the column whose banks are compared (default 0)")
     _output_options(w, top=False)
@@ -191,8 +192,8 @@ def derivation_for(args):
     if args.what == "swizzle":
         from ..expr import evaluate
         from ..symbolic.names import parse_names
-        return recipes.derive_swizzle(evaluate(args.layout), parse_names(args.names), args.element_bits,
-                                      args.column)
+        return recipes.derive_swizzle(evaluate(args.layout), parse_names(args.names) if args.names else None,
+                                      args.element_bits, args.column)
     if args.what == "tmem":
         return recipes.derive_tv_copy(args.copy_atom, args.tmem, args.value_type)
     from .progress import Bar

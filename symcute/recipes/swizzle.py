@@ -28,20 +28,25 @@ from .steps import add_proof, add_table
 BANK_BITS = (2, 7)   # 32 banks x 4 bytes: bank = (byte address >> 2) % 32
 
 
-def derive_swizzle(layout="Sw<3,4,3> o 0 o (8,64):(64,1)", names=("r", "c"), element_bits: int = 16,
+def derive_swizzle(layout="Sw<3,4,3> o 0 o (8,64):(64,1)", names=None, element_bits: int = 16,
                    column: int = 0) -> Derivation:
     """The tile ``layout`` (a ComposedLayout or its notation) named ``names``; rows are mode 0, columns mode 1.
+
+    ``names`` default to ``(r, c)`` for a tile of two plain modes, to the default mode-path names otherwise
+    (a tile_to_shape of a GMMA atom has nested modes).
 
     @pre layout is ``Sw o O o L`` with a rank-2 ``L`` whose offsets are F2-linear (power-of-two strides)
     """
     L = parse_layout(layout) if isinstance(layout, str) else layout
     if not hasattr(L, "inner") or getattr(L.inner, "rank", 0) != 2:
         raise SymcuteError(f"derive_swizzle: {layout} is not a swizzled rank-2 layout Sw o O o (rows, columns)")
+    if names is None and all(isinstance(m, int) for m in L.inner.shape):
+        names = ("r", "c")
     if element_bits not in (8, 16, 32, 64):
         raise SymcuteError(f"derive_swizzle: element_bits must be 8, 16, 32 or 64, got {element_bits}")
-    d = Derivation(f"The swizzled tile {L}", recipe="swizzle", layout=str(L), names=list(names),
-                   element_bits=element_bits)
     f = sym.formula(L, names)
+    d = Derivation(f"The swizzled tile {L}", recipe="swizzle", layout=str(L), names=list(f.domain.leaf_labels),
+                   element_bits=element_bits)
     plain = sym.formula(L.inner, names)
     add_table(d, "swizzle_formula", layout=str(L), inner=str(L.inner), swizzle=str(L.outer), text=str(f),
               latex=f.latex(), plain_text=str(plain), axes=[[a.name, a.extent, a.stride, a.weight] for a in f.axes],
@@ -56,11 +61,19 @@ def derive_swizzle(layout="Sw<3,4,3> o 0 o (8,64):(64,1)", names=("r", "c"), ele
 
 def _banks(layout, names, element_bits: int, column: int) -> dict:
     """The bank of element (r, column) for every row r, and the colliding row pairs from the GF(2) kernel."""
-    rows = layout.shape[0] if isinstance(layout.shape[0], int) else None
-    if rows is None or rows & (rows - 1):
-        raise SymcuteError(f"derive_swizzle: the row mode of {layout} must be one power-of-two extent")
+    from ..core import int_tuple as it
+    row_shape = layout.shape[0]
+    rows = it.product(row_shape) if isinstance(row_shape, tuple) else row_shape
+    if rows & (rows - 1):
+        raise SymcuteError(f"derive_swizzle: the row mode of {layout} has {rows} rows, not a power of two")
+    inner = layout
+    while hasattr(inner, "inner"):
+        inner = inner.inner
+    f = sym.formula(inner, names)
+    n_row_leaves = len(it.flatten_to_tuple(row_shape)) if isinstance(row_shape, tuple) else 1
+    row_axes = {a.name for a in f.axes if a.leaf < n_row_leaves}
     bits = bit_layout(layout, names)
-    row_bits = [j for j, b in enumerate(bits.inputs) if b.axis == names[0]]
+    row_bits = [j for j, b in enumerate(bits.inputs) if b.axis in row_axes]
     shift = (element_bits // 8).bit_length() - 1          # element offset -> byte address: << log2(bytes)
     lo, hi = BANK_BITS
     def bank_of_offset_bits(v: int) -> int:

@@ -35,9 +35,14 @@ def render(view, t) -> str:
               t("sw_banks_plain", kernel=code(_kernel(pl["kernel"])), distinct=code(pl["distinct"]),
                 ways=code(pl["ways"])),
               t("sw_banks_swizzled", kernel=code(_kernel(sw["kernel"])), distinct=code(sw["distinct"]),
-                ways=code(sw["ways"]), pairs=code(", ".join(f"{a}~{c}" for a, c in sw["pairs"]) or "-")),
+                ways=code(sw["ways"]), pairs=code(_pairs(sw["pairs"]))),
               md.heading(2, t("sec_sources")), sources(t, view)]
     return md.join(parts)
+
+
+def _pairs(pairs, shown: int = 16) -> str:
+    text = ", ".join(f"{a}~{c}" for a, c in pairs[:shown]) or "-"
+    return text + (f", ... ({len(pairs)} pairs)" if len(pairs) > shown else "")
 
 
 def _kernel(vectors) -> str:

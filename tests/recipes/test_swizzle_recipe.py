@@ -38,3 +38,13 @@ def test_refusals():
         derive_swizzle("Sw<3,4,3> o 0 o 64:1")
     with pytest.raises(SymcuteError, match="element_bits"):
         derive_swizzle(element_bits=12)
+
+
+def test_a_gmma_tile_with_nested_modes():
+    from symcute.expr import evaluate
+    L = evaluate("tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>{}, (64,64))")
+    d = derive_swizzle(L, (("r", "R"), ("c", "C")))
+    banks = d.last("table").details["swizzled"]
+    want = [((L(r, 0) * 2) >> 2) % 32 for r in range(64)]
+    assert banks["banks"] == want and banks["kernel"] == [["r_0"], ["R_0"], ["R_1"], ["R_2"]]
+    assert ", ... (" in markdown(d)
