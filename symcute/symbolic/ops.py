@@ -273,6 +273,30 @@ def complement(f, cotarget=None) -> Formula:
 
 # --- upcast, downcast ------------------------------------------------------------------
 
+def _recast_swizzled(core_op):
+    """``upcast``/``downcast`` of a swizzled formula: core's value; when the swizzle survives unchanged (the
+    smem_ptr flag keeps it, as ``pointer_flagged.hpp``) the domain is the symbolic result, names kept."""
+    import functools
+
+    def deco(fn):
+        @functools.wraps(fn)
+        def op(f, n):
+            if isinstance(f, (ComposedLayout, Swizzle)):
+                f = formula(f)
+            if not isinstance(f, SwizzledFormula):
+                return fn(f, n)
+            value = core_op(f.layout, n)
+            if isinstance(value, ComposedLayout) and isinstance(f.layout, ComposedLayout) \
+                    and value.outer == f.layout.outer and isinstance(f.layout.inner, Layout):
+                g = fn(f.domain, n)
+                if g.layout == value.inner:
+                    return SwizzledFormula(value, g)
+            return formula(value)
+        return op
+    return deco
+
+
+@_recast_swizzled(core_upcast)
 def upcast(f, n: int) -> Formula:
     """CuTe's ``upcast<N>``: per mode ``(ceil_div(s, ceil_div(N, d)) : ceil_div(d, N))``.
 
@@ -328,6 +352,7 @@ def _upper_digits(digits, per_group: int, new_extent: int, label: str, taken: se
     return out
 
 
+@_recast_swizzled(core_downcast)
 def downcast(f, n: int) -> Formula:
     """CuTe's ``downcast<N>``: a stride-1 mode gains a low digit ``<mode>_lo`` of extent N.
 

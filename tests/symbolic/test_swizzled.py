@@ -139,3 +139,14 @@ def test_cli_formula_and_prove_of_a_gmma_tile(capsys):
     assert code == 0 and "formula: (64*r + 512*R + c) ^ ((r >> 1) << 4) ^ ((R & 1) << 6)" in out
     code, out, _ = run(capsys, "prove", "bijective", tile, "--limit", "0")
     assert code == 0 and "verdict: proved (gf2)" in out
+
+
+def test_upcast_of_a_gmma_atom_keeps_names_and_equals_core():
+    from symcute.atoms import smem_layout_atom_bits
+    bits = sym.formula(smem_layout_atom_bits("GMMA::Layout_K_SW128_Atom"), ("r", "c"))
+    G = sym.upcast(bits, 16)
+    assert G.layout == core.upcast(bits.layout, 16)
+    assert str(G) == "(64*r + c1) ^ ((r >> 1) << 4)"
+    assert sym.downcast(G, 2).layout == core.downcast(G.layout, 2)
+    H = sym.upcast(sym.formula(parse_layout(SW343), ("r", "c")), 2)   # an int offset: the swizzle changes
+    assert H.layout == core.upcast(parse_layout(SW343), 2)
