@@ -130,3 +130,26 @@ def test_a_bad_permutation_is_one_error(capsys):
     from symcute.cli import main
     assert main(["derive", "retile-d", "--permutation", "32,x,16"]) == 2
     assert capsys.readouterr().err.count("\n") == 1
+
+
+TV_GRID = [(a, lay) for a, _c, _t in ATOMS for lay in LAYOUTS]
+
+
+@pytest.mark.parametrize("mma, atom_layout", TV_GRID, ids=[f"{a.split('<')[0]}-{''.join(map(str, lay))}"
+                                                           for a, lay in TV_GRID])
+def test_tv_documents_claim_broadcasts_only_where_they_are(mma, atom_layout):
+    from symcute.recipes import derive_tv
+    doc = markdown(derive_tv(mma, atom_layout, ("A", "B", "C")))
+    sections = re.split(r"\n## ", doc)
+    found = 0
+    for op in "ABC":
+        f = facts(mma, atom_layout, op, 0)
+        body = next((s for s in sections if re.match(rf"(Operand )?`?{op}`?\b", s)), None)
+        if body is None:
+            continue
+        found += 1
+        m = re.search(r"Each element of the tile is held by `(\d+)` TVs", body)
+        assert bool(m) == (f["tvs"] > f["elements"]), (op, f)
+        if m:
+            assert int(m[1]) * f["elements"] == f["tvs"]
+    assert found == 3, f"{found} operand sections"
