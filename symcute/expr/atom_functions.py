@@ -25,7 +25,7 @@ from ..atoms.names import tile_names, tv_names
 from ..atoms.spelling import last_component, strip_namespace
 from ..atoms.tiled_copy import (
     ThrCopy, TiledCopy, make_tiled_copy, make_tiled_copy_A, make_tiled_copy_B, make_tiled_copy_C,
-    make_tiled_copy_D, make_tiled_copy_S,
+    make_tiled_copy_D, make_tiled_copy_S, make_tiled_copy_C_atom, make_cotiled_copy,
 )
 from ..atoms.tiled_mma import ThrMMA, TiledMMA, make_tiled_mma
 from ..atoms.tmem import make_tmem_copy
@@ -146,6 +146,8 @@ _TABLE = {
     "make_tiled_copy_B": lambda c, m: make_tiled_copy_B(_as_copy_atom(c), m),
     "make_tiled_copy_C": lambda c, m: make_tiled_copy_C(_as_copy_atom(c), m),
     "make_tiled_copy_S": lambda c, t: make_tiled_copy_S(_as_copy_atom(c), t),
+    "make_tiled_copy_C_atom": lambda c, m: make_tiled_copy_C_atom(_as_copy_atom(c), m),
+    "make_cotiled_copy": lambda c, tv, data: make_cotiled_copy(_as_copy_atom(c), _layout_arg(tv), _layout_arg(data)),
     "make_tiled_copy_D": lambda c, t: make_tiled_copy_D(_as_copy_atom(c), t),
     "make_tiled_copy": lambda c, thr, val=None: make_tiled_copy(_as_copy_atom(c), _layout_arg(thr),
                                                                 None if val is None else _layout_arg(val)),
