@@ -49,7 +49,23 @@ def _inputs(rng, kind, n):
         elif kind == "index":
             L = rand_layout(rng)
             out.append((L, rng.randrange(L.size())))
+        elif kind == "ctor":
+            L = rand_layout(rng)
+            out.append((L.shape, L.stride))
+        elif kind == "coord":   # a coordinate congruent to the shape (a nested one where the shape nests)
+            L = rand_layout(rng)
+            out.append((L, _coordinate(rng, L.shape)))
     return out
+
+
+def _coordinate(rng, shape):
+    if isinstance(shape, tuple):
+        return tuple(_coordinate(rng, s) for s in shape)
+    return rng.randrange(max(shape, 1))
+
+
+SEED_TV = ((4, 8, 2, 2), ((2, 2, 2), (1, 1))), ((64, 1, 16, 0), ((32, 8, 256), (0, 0)))
+SEED_TEXT = "((4,8,2,2),((2,2,2),(1,1))):((64,1,16,0),((32,8,256),(0,0)))"
 
 
 # (name, input kind, symcute call, pycute call)
@@ -66,7 +82,9 @@ OPS = [
     ("logical_product", "product", sc.logical_product, pycute.logical_product),
     ("zipped_product", "product", sc.zipped_product, pycute.zipped_product),
     ("tiled_product", "product", sc.tiled_product, pycute.tiled_product),
+    ("Layout(shape, stride)", "ctor", lambda s, d: sc.Layout(s, d), lambda s, d: pycute.Layout(s, d)),
     ("evaluate (idx)", "index", lambda L, i: L(i), lambda L, i: L(i)),
+    ("evaluate (nested coord)", "coord", lambda L, c: L(c), lambda L, c: L(c)),
     ("size", "one", sc.size, pycute.size),
     ("cosize", "one", sc.cosize, pycute.cosize),
     ("flatten (shape)", "shape", sc.core.int_tuple.flatten, pycute.flatten),
@@ -117,6 +135,15 @@ def bench(cases: int, repeat: int, seed: int = 1):
     return rows
 
 
+def seed_rows(repeat: int):
+    """The seed's TV layout: the public constructor against pycute's, and Layout.parse of its text."""
+    n = 2000
+    ctor = [SEED_TV] * n
+    t_sym, t_py = time_pair(lambda s, d: sc.Layout(s, d), ctor, lambda s, d: pycute.Layout(s, d), ctor, repeat)
+    t_parse = time_calls(sc.Layout.parse, [(SEED_TEXT,)] * n, repeat)
+    return [("Layout(shape, stride) of the seed's TV layout", t_sym, t_py), ("Layout.parse of its text", t_parse, None)]
+
+
 def hook_overhead(cases: int, repeat: int):
     """A traced op (right_inverse, coalesce) vs its undecorated body, no derivation active."""
     rng = random.Random("bench:hook")
@@ -135,12 +162,19 @@ def main(argv=None):
     ap.add_argument("--markdown", action="store_true", help="print a Markdown table for docs/performance.md")
     args = ap.parse_args(argv)
     rows = bench(args.cases, args.repeat)
+    seed = seed_rows(args.repeat)
     hook = hook_overhead(args.cases, args.repeat)
     if args.markdown:
         print("| operation | inputs | symcute (µs/call) | pycute (µs/call) | ratio pycute/symcute |")
         print("|---|---:|---:|---:|---:|")
         for name, n, ts, tp, r in rows:
             print(f"| {name} | {n} | {ts * 1e6:.2f} | {tp * 1e6:.2f} | {r:.2f} |")
+        print()
+        print("| the seed's TV layout | symcute (µs/call) | pycute (µs/call) | ratio pycute/symcute |")
+        print("|---|---:|---:|---:|")
+        for name, ts, tp in seed:
+            peer = f"{tp * 1e6:.2f} | {tp / ts:.2f}" if tp else "- (pycute has no reader) | -"
+            print(f"| {name} | {ts * 1e6:.2f} | {peer} |")
         print()
         print("| traced op, no derivation active | traced (µs/call) | undecorated (µs/call) | overhead |")
         print("|---|---:|---:|---:|")
@@ -150,6 +184,8 @@ def main(argv=None):
         print(f"{'operation':18s} {'inputs':>6s} {'symcute us':>11s} {'pycute us':>10s} {'ratio':>6s}")
         for name, n, ts, tp, r in rows:
             print(f"{name:18s} {n:6d} {ts * 1e6:11.2f} {tp * 1e6:10.2f} {r:6.2f}")
+        for name, ts, tp in seed:
+            print(f"{name}: symcute {ts * 1e6:.2f} us" + (f", pycute {tp * 1e6:.2f} us, ratio {tp / ts:.2f}" if tp else ""))
         for name, t, b in hook:
             print(f"hook {name}: traced {t * 1e6:.2f} us, bare {b * 1e6:.2f} us ({(t / b - 1) * 100:+.1f}%)")
     return rows

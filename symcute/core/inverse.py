@@ -89,17 +89,18 @@ def left_inverse(layout):
     clayout, shape, stride, preprod = _coalesced_modes(layout, "left_inverse")
     order = exchange_sort_by_stride(stride)
     result_shape, result_stride = [], [0]
+    gathered = 1   # product(result_shape), kept as it grows: one multiplication per mode, not a product per mode
     for i in order:
         d = stride[i]
         if d == 0:
             continue
-        gathered = it.product(tuple(result_shape))
         if it.cmod(d, gathered) != 0:
             raise LayoutError(
                 f"left_inverse({layout}): Left inverse divisibility condition violated: "
                 f"stride {d} is not divisible by {gathered}")
         result_shape.append(it.cdiv(d, gathered))
         result_stride.append(preprod[i])
+        gathered *= result_shape[-1]
     if recording() is not None:  # building the details costs; only when a derivation asks
         note(coalesced=clayout, weights=preprod[:-1], order=order)
     result_shape.append(shape[order[-1]])

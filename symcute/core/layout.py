@@ -61,6 +61,45 @@ def _normalize(t: IntTuple, what: str, depth: int = 0) -> IntTuple:
     return t
 
 
+def _congruent_offset(c: tuple, shape, stride):
+    """``sum(c_i * d_i)`` for an int coordinate congruent to a tuple shape with int strides; else ``None``.
+
+    (Where the coordinate is coarser than the shape, or holds ``_``, ``crd2idx`` decides.)
+    """
+    if type(shape) is not tuple or len(c) != len(shape):
+        return None
+    total = 0
+    for x, s, d in zip(c, shape, stride):
+        if type(x) is int and type(s) is int:
+            total += x * d
+        elif type(x) is tuple:
+            v = _congruent_offset(x, s, d)
+            if v is None:
+                return None
+            total += v
+        else:
+            return None
+    return total
+
+
+def _plain_pair(shape, stride, depth: int) -> bool:
+    """``shape`` and ``stride`` are congruent, nested at most MAX_DEPTH deep, of exact ``int`` leaves
+    (stride leaves: ``int`` or ``ScaledBasis``): what the full check would accept unchanged."""
+    if type(shape) is int:
+        t = type(stride)
+        return t is int or t is ScaledBasis
+    if type(shape) is not tuple or type(stride) is not tuple or len(shape) != len(stride) or depth >= MAX_DEPTH:
+        return False
+    for s, d in zip(shape, stride):
+        if type(s) is int:
+            t = type(d)
+            if t is not int and t is not ScaledBasis:
+                return False
+        elif not _plain_pair(s, d, depth + 1):
+            return False
+    return True
+
+
 class Layout:
     """CuTe's ``Layout<Shape, Stride>``.
 
@@ -77,6 +116,15 @@ class Layout:
     __slots__ = ("_shape", "_stride", "_hash", "_flat")  # _flat: set on first evaluation (never by constructors)
 
     def __init__(self, shape: IntTuple, stride: IntTuple | None = None):
+        if stride is not None and _plain_pair(shape, stride, 0):
+            # the common case, checked in one walk: congruent tuples of exact ints (strides may be
+            # basis elements); anything else (lists, other leaves, errors) takes the full path below
+            if _budget.get() is not None:
+                charge_tuple(shape, stride)
+            self._shape = shape
+            self._stride = stride
+            self._hash = None
+            return
         shape = _normalize(shape, "shape")
         for s in it.flatten_to_tuple(shape):
             if not isinstance(s, int):
@@ -165,7 +213,12 @@ class Layout:
         try:
             if type(c) is int and c >= 0:
                 return self._at_index(c)
-            if self._flat_modes()[3]:
+            flat = self._flat_modes()
+            if type(c) is tuple and flat[2] and not flat[3]:
+                value = _congruent_offset(c, self._shape, self._stride)
+                if value is not None:   # a coordinate of ints congruent to the shape: the sum of c_i * d_i
+                    return value
+            if flat[3]:
                 raise self._empty_mode_error()
             if has_underscore(c):
                 return slice_(c, self)

@@ -31,7 +31,6 @@ re-imported with ``Derivation.from_json`` renders the same report.
 
 from .bank import BANK_SEED, derive_bank
 from .catalog import derive_catalog
-from .gmem import derive_gmem
 from .retile import SEED, derive_retile
 from .steps import (
     ENUMERATE_LIMIT, OPERANDS, add_evaluation, add_formula, add_proof, add_table, coordinate_terms, cute,
@@ -44,3 +43,12 @@ __all__ = ["SEED", "derive_retile", "BANK_SEED", "derive_bank", "derive_tv", "de
            "ENUMERATE_LIMIT",
            "add_evaluation", "add_formula", "add_proof", "add_table", "coordinate_terms", "cute",
            "distinct_values", "image", "last_node", "mode_terms"]
+
+
+def __getattr__(name: str):
+    # the gmem recipe works over SymPy parameters: loaded on first use, so that the other recipes
+    # (and a cold `symcute derive`) do not import SymPy
+    if name == "derive_gmem":
+        from .gmem import derive_gmem
+        return derive_gmem
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
