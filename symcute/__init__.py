@@ -30,10 +30,10 @@ def _register_notebook_displays() -> None:
 
 _register_notebook_displays()
 
-# The upper layers (symbolic, atoms, trace, report) are imported on first use so
+# The upper layers (atoms, symbolic, memory, trace, report) are imported on first use so
 # that `import symcute` stays cheap (no SymPy) for users of the core algebra.
-_LAYERS = ("atoms", "symbolic", "trace", "report")
-_SUBPACKAGES = ("atoms", "symbolic", "trace", "recipes", "report", "expr", "cli", "hwcheck", "oracle")
+_LAYERS = ("atoms", "symbolic", "memory", "trace", "report")
+_SUBPACKAGES = ("atoms", "symbolic", "memory", "trace", "recipes", "report", "expr", "cli", "hwcheck", "oracle")
 
 
 def __getattr__(name: str):

@@ -85,10 +85,12 @@ def _random_case(rng):
 def test_32bit_analysis_equals_brute_force_on_random_cases():
     rng = random.Random(14)
     checked = 0
-    for _ in range(1500):
+    for _ in range(2500):
         tv, smem = _random_case(rng)
         r = shared_access(tv, smem, 32, 32)
         assert (r.wavefronts, r.ideal_wavefronts, r.ways) == brute(tv, smem, 32, 1), (tv, smem)
+        if r.certificate is not None:      # F2-linear: the kernel dimensions give the worst phase exactly
+            assert r.certificate.wavefronts == r.ways
         # the witness lanes really collide: one bank, distinct words, each lane's address matches core's
         banks = {l.byte_address // 4 % 32 for ls in r.witness.lanes for l in ls}
         assert banks == {r.witness.bank} and len(r.witness.words) == r.ways
@@ -96,7 +98,7 @@ def test_32bit_analysis_equals_brute_force_on_random_cases():
             for l in ls:
                 assert smem(tv(l.thread, r.witness.instruction)) * 4 == l.byte_address
         checked += 1
-    assert checked == 1500
+    assert checked == 2500
 
 
 def test_wider_and_narrower_accesses_equal_brute_force():
@@ -153,3 +155,13 @@ def test_f2_certificate_of_the_column_read_and_of_cutes_swizzle():
     # stride 3 words: carries, not F2-affine; the exact count stands alone
     r = shared_access("(32,1):(3,0)", "(32,32):(1,32)", 32)
     assert r.certificate is None and r.method == "exact per-lane count"
+
+
+def test_global_sectors_per_request():
+    from symcute.memory import global_access
+    col = global_access("(32,1):(1,0)", "(32,32):(32,1)", 32)      # a column of a row-major float tile
+    row = global_access("(32,1):(1,0)", "(32,32):(1,32)", 32)      # a row: 128 contiguous bytes
+    vec = global_access("(32,4):(4,1)", "(128,32):(1,128)", 32)    # 16 bytes per lane, contiguous
+    assert (col.sectors, col.ideal_sectors, col.coalesced) == (32, 4, False)
+    assert (row.sectors, row.lines, row.coalesced) == (4, 1, True)
+    assert (vec.access_bits, vec.requests, vec.sectors) == (128, 1, 16) and vec.coalesced
