@@ -28,7 +28,7 @@ def evaluate(text: str, variables: dict | None = None):
 
 
 def __getattr__(name: str):
-    # derive_expr builds a derivation (networkx): loaded on first use, so that `calc` does not pay for it
+    # derive_expr builds a derivation (the symbolic layer, SymPy): loaded on first use, so that `calc` does not pay for it
     if name == "derive_expr":
         from .derive import derive_expr
         return derive_expr

@@ -1,7 +1,7 @@
-"""symcute.trace: derivations (a networkx graph of recorded steps) and the rule catalog.
+"""symcute.trace: derivations (a directed graph of recorded steps, networkx's DiGraph interface) and the rule catalog.
 
-The heavier modules (networkx) load on first attribute access, so that importing
-``symcute.trace`` for a name costs nothing until a derivation is built.
+The modules load on first attribute access; networkx itself only when a graph is
+exported to it (``Derivation.graph.to_networkx()``, ``to_graphml``).
 """
 
 __all__ = ["Derivation", "Step", "Rule", "RULES", "register_rule", "rule_for"]

@@ -1,4 +1,4 @@
-"""Derivation: a networkx DiGraph of values and the steps that produced them.
+"""Derivation: a directed graph of values and the steps that produced them (networkx's DiGraph interface, see graph.py).
 
 Value nodes hold layouts, ints, tuples, formulas, tables and proofs; step nodes
 hold one operation each (its rule id, the CuTe source it follows, and the
@@ -27,6 +27,7 @@ from typing import Any
 
 from ..errors import SymcuteError
 from ..core import hook
+from .graph import StepGraph, node_link_data, node_link_graph
 from .rules import rule_for
 from .values import describe, from_description
 
@@ -45,13 +46,12 @@ class Step:
 
 
 class Derivation:
-    """A recorded chain of CuTe operations, as a networkx DiGraph."""
+    """A recorded chain of CuTe operations, as a directed graph (``graph``; ``graph.to_networkx()`` for networkx)."""
 
     def __init__(self, title: str = "", **config):
-        import networkx as nx
         self.title = title
         self.config = dict(config)
-        self.graph = nx.DiGraph(title=title)
+        self.graph = StepGraph(title=title)   # networkx's DiGraph interface; .graph.to_networkx() for algorithms
         self._ids = itertools.count()
         self._by_object: dict[int, tuple[Any, str]] = {}   # id(obj) -> (obj, node): identity of values
         self._stack: list[dict] = []
@@ -196,14 +196,13 @@ class Derivation:
     # --- export ------------------------------------------------------------------------------------
     def to_json(self) -> str:
         """Node-link JSON (networkx's format); values are kept as their CuTe text and kind."""
-        import networkx as nx
         g = self.graph.copy()
         for _, data in g.nodes(data=True):
             data.pop("obj", None)
             if "details" in data:
                 data["details"] = _jsonable(data["details"])
         payload = {"symcute": "derivation", "version": 1, "title": self.title,
-                   "config": _jsonable(self.config), "graph": nx.node_link_data(g, edges="edges")}
+                   "config": _jsonable(self.config), "graph": node_link_data(g)}
         return json.dumps(payload, sort_keys=True, indent=1)
 
     @classmethod
@@ -228,7 +227,6 @@ class Derivation:
 
     @classmethod
     def _from_json(cls, text: str, source: str) -> "Derivation":
-        import networkx as nx
         from .. import jsonread
         from .schema import DERIVATION_SCHEMA
         payload = jsonread.read(text, DERIVATION_SCHEMA, source)
@@ -244,8 +242,8 @@ class Derivation:
                 if e[end] not in known:
                     raise SymcuteError(f"{source}: at $.graph.edges[{k}].{end}: {e[end]!r} is no node of the graph")
         try:
-            d.graph = nx.node_link_graph(graph, edges="edges")
-        except (KeyError, TypeError, ValueError, nx.NetworkXError) as e:
+            d.graph = node_link_graph(graph)
+        except (KeyError, TypeError, ValueError) as e:
             raise SymcuteError(f"{source}: malformed graph: {e}") from None
         for k, node in enumerate(graph["nodes"]):
             data = d.graph.nodes[node["id"]]
