@@ -165,3 +165,16 @@ def test_global_sectors_per_request():
     assert (col.sectors, col.ideal_sectors, col.coalesced) == (32, 4, False)
     assert (row.sectors, row.lines, row.coalesced) == (4, 1, True)
     assert (vec.access_bits, vec.requests, vec.sectors) == (128, 1, 16) and vec.coalesced
+
+
+@pytest.mark.parametrize("mma, vt, bits", [("SM80_16x8x32_S32S8S8S32_TN", "int8_t", 8),
+                                           ("SM80_16x8x8_F32TF32TF32F32_TN", "tfloat32_t", 32),
+                                           ("SM80_16x8x64_S32S4S4S32_TN", "int4b_t", 4)])
+def test_ldmatrix_reads_of_other_element_types(mma, vt, bits):
+    from symcute.atoms import copy_atom, make_tiled_copy_A, make_tiled_mma
+    tc = make_tiled_copy_A(copy_atom("SM75_U32x4_LDSM_N", vt), make_tiled_mma(mma, (2, 2, 1)))
+    m, k = tc.tiler_mn
+    r = bank_conflicts(tc, f"({m},{k}):({k},1)")      # rows of k * bits / 8 bytes, unswizzled
+    assert r.value_bits == bits and r.instruction.lane_bytes == 16
+    rows_per_128b = 128 // (k * bits // 8)            # rows sharing one 128-byte bank line
+    assert r.ways == max(1, 8 // rows_per_128b)
