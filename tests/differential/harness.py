@@ -15,12 +15,13 @@ import pytest
 
 from symcute.errors import SymcuteError
 from ..cute_policy import cute_unavailable
+from ..large import large_run
 
 COUNTS: dict[str, Counter] = defaultdict(Counter)
 
 
 def large() -> bool:
-    return os.environ.get("SYMCUTE_DIFF_LARGE") == "1"
+    return large_run()
 
 
 def oracle_or_skip():

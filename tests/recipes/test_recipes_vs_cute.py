@@ -11,6 +11,7 @@ import pytest
 
 from symcute.recipes import SEED, derive_retile, derive_tv
 from ..cute_policy import cute_unavailable
+from ..large import large_run
 
 MMA = "auto mma = make_tiled_mma({mma}{{}}, Layout<Shape<{shape}>>{{}}); "
 RETILE = ("auto tc = make_tiled_copy_{op}(Copy_Atom<{copy}, {vt}>{{}}, mma); "
@@ -64,7 +65,7 @@ def test_recipe_values_equal_real_cute():
         oracle = oracle_mod.CuteOracle()
     except oracle_mod.OracleUnavailable as e:
         cute_unavailable(e)
-    large = os.environ.get("SYMCUTE_DIFF_LARGE") == "1"
+    large = large_run()
     expected, bodies = {}, {}
     for k, cfg in enumerate(RETILE_CONFIGS if large else RETILE_CONFIGS[:1]):
         for label, (ours, body) in _retile_cases(cfg).items():

@@ -26,7 +26,9 @@ from hypothesis import HealthCheck, settings
 
 from symcute.errors import SymcuteError
 
-LARGE = os.environ.get("SYMCUTE_FUZZ_LARGE") == "1"
+from ..large import large_run
+
+LARGE = large_run()
 TIME_BOUND = float(os.environ.get("SYMCUTE_FUZZ_TIMEOUT", "2"))
 CLI_TIME_BOUND = float(os.environ.get("SYMCUTE_FUZZ_CLI_TIMEOUT", "10"))  # derive renders whole proofs
 WALL_FACTOR = 30  # the wall-clock bound, as a multiple of the CPU bound (CI machines are shared)
