@@ -41,7 +41,7 @@ def test_composition_is_compatible_with_rhs(A, B):
     try:
         R = composition(A, B)
     except LayoutError:
-        return
+        assume(False)   # CuTe refuses this input: not a case of the property
     assert compatible(B.shape, R.shape)
 
 
@@ -50,7 +50,7 @@ def test_composition_is_function_composition(A, B):
     try:
         R = composition(A, B)
     except LayoutError:
-        return
+        assume(False)   # CuTe refuses this input: not a case of the property
     assert compatible(B.shape, R.shape)
     # CuTe's post-condition holds mode by mode (composition is right-distributive over
     # B's modes), inside A's domain, when the *strong* divisibility condition holds (it
@@ -109,7 +109,7 @@ def test_logical_product_shape(A, B):
     try:
         P = logical_product(A, B)
     except LayoutError:
-        return
+        assume(False)   # CuTe refuses this input: not a case of the property
     assert P[0] == A
     assert P.size() == A.size() * B.size()
     # the repeats never collide with the block when A is compact
@@ -121,7 +121,7 @@ def test_blocked_and_raked_products_have_the_same_image(A, B):
     try:
         P, Q = blocked_product(A, B), raked_product(A, B)
     except LayoutError:
-        return
+        assume(False)   # CuTe refuses this input: not a case of the property
     assert P.rank == Q.rank == max(A.rank, B.rank)
     assert sorted(values(P)) == sorted(values(Q))
 
@@ -147,7 +147,7 @@ def test_upcast_then_downcast_offsets(L, n):
     try:
         U = upcast(L, n)
     except LayoutError:
-        return
+        assume(False)   # CuTe refuses this input: not a case of the property
     assert U.size() <= L.size()
     assert U.rank == L.rank
 
@@ -157,7 +157,7 @@ def test_downcast_multiplies_size_of_unit_stride_mode(L, n):
     try:
         D = downcast(L, n)
     except LayoutError:
-        return
+        assume(False)   # CuTe refuses this input: not a case of the property
     assert D.size() == L.size() * n
 
 

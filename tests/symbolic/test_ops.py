@@ -1,7 +1,7 @@
 """Operations on Formulas: the value is core's, the names come from the input's digits."""
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import assume, given, settings, strategies as st
 
 from symcute import Layout
 import symcute.core as core
@@ -97,7 +97,7 @@ def test_aliases_point_at_the_digit_reached(L, T):
     try:
         R = sym.composition(F, M)
     except LayoutError:
-        return
+        assume(False)   # CuTe refuses this input: not a case of the property
     fnames = {b.name: b for b in F.axes}
     for a in R.axes:
         target = R.aliases.get(a.name)

@@ -1,7 +1,7 @@
 """The prover: refinement proofs, exact refutations, fallbacks, limits and large values."""
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 
 from symcute import Layout
 import symcute.core as core
@@ -44,7 +44,7 @@ def test_left_inverse_verdict_matches_evaluation(L):
     try:
         R = core.left_inverse(L)
     except LayoutError:
-        return
+        assume(False)   # CuTe refuses this input: not a case of the property
     p = sym.prove_left_inverse(L, R)
     truth = all(R(L(x)) == x for x in range(L.size()))
     assert p.verdict == ("proved" if truth else "refuted")
