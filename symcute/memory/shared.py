@@ -252,11 +252,28 @@ def analyse(bits: np.ndarray, value_bits: int, per_access: int, instr: model.Ins
                         for ls in ph.bank_lanes))
     per = tuple((w, k, int(wave_wk[w, k]), int(ideal_wk[w, k])) for w in range(warps) for k in range(nk))
     addrs = np.where(active[None, None, :], lane_byte, -1)
+    notes = tuple(notes) + _model_notes(instr, warps, nk)
     res = SharedAccess(instr, value_bits, vector, nt, warps, nk, int(wave_wk.sum()), int(ideal.sum()),
                        int(wave.max()), wit, METHOD_EXACT, per, addrs, tuple(thread_names), tuple(thread_shape),
                        notes=notes)
     from .certificate import certify
     return certify(res)
+
+
+def _model_notes(instr: model.Instruction, warps: int, nk: int) -> tuple:
+    """What the H200 showed beyond the per-instruction model for this kind of access (docs/memory.md)."""
+    out = []
+    if instr.op == "st" and (nk > 1 or warps > 1):
+        out.append("store stream: on the H200 several store instructions of one warp (or warps storing "
+                   "concurrently) can cost extra wavefronts the per-instruction count does not include "
+                   "(docs/memory.md, 'Store streams')")
+    if instr.op == "ldgsts":
+        out.append("cp.async: the phases assume each lane's global source 16 bytes after the previous lane's "
+                   "(8 lanes per 128-byte line, as CUTLASS's copies); the H200 follows the global lines "
+                   "(docs/memory.md, 'cp.async')")
+        if ".cg." in instr.name:
+            out.append("cp.async.cg: its shared-memory write is not visible to Nsight Compute's counters")
+    return tuple(out)
 
 
 def _default_names(layout: Layout) -> tuple:

@@ -106,6 +106,7 @@ def derive_bank(mma=BANK_SEED["mma"], atom_layout=BANK_SEED["atom_layout"], oper
     add_table(d, "bank_result", wavefronts=res.wavefronts, ideal=res.ideal_wavefronts, ways=res.ways,
               conflicts=res.conflicts, conflict_free=res.conflict_free, method=res.method,
               per_instruction=[list(p) for p in res.per_instruction[:8]], instructions=len(res.per_instruction),
+              notes=[n.split(":", 1)[0].replace(" ", "_").replace(".", "_") for n in res.notes],
               certificate=None if cert is None else {"images": list(cert.images), "dim_ker_bank": cert.dim_ker_bank,
                                                      "dim_ker_word": cert.dim_ker_word,
                                                      "wavefronts": cert.wavefronts})

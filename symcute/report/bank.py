@@ -75,6 +75,8 @@ def render(view, t) -> str:
               t("bank_result", wave=r["wavefronts"], ideal=r["ideal"], ways=r["ways"], conflicts=r["conflicts"],
                 verdict=t("bank_free") if r["conflict_free"] else t("bank_conflicting"),
                 n=r["instructions"], method=t("bank_method_cert") if "F2" in r["method"] else t("bank_method_exact"))]
+    for key in r.get("notes", []):
+        parts.append(t("bank_note_" + key))
     if r["certificate"]:
         cert = r["certificate"]
         parts.append(t("bank_certificate", images=code(", ".join(map(str, cert["images"]))),
@@ -141,6 +143,7 @@ def console(result, title: str = "") -> str:
         if len(w.words) > 8:
             out.append(f"  ... and {len(w.words) - 8} more words")
     out.append(f"vector: {r.vector.bits} bits per access ({r.vector.reason}: {r.vector.detail})")
+    out += [f"note: {n}" for n in r.notes]
     return "\n".join(out)
 
 

@@ -506,6 +506,9 @@ TEXT.update({
                    "`l1tex__data_bank_conflicts_pipe_lsu_mem_shared` counts). Method: {method}.",
     "bank_method_exact": "exact count over every lane of every phase",
     "bank_method_cert": "exact count over every lane of every phase, and an F2 kernel certificate for the worst phase",
+    "bank_note_store_stream": "**Note.** Several store instructions of one warp (or warps storing concurrently): on the H200 such streams can cost extra wavefronts that this per-instruction count does not include (docs/memory.md, Store streams).",
+    "bank_note_cp_async": "**Note.** cp.async: the phases assume each lane's global source 16 bytes after the previous lane's (8 lanes per 128-byte line, as in CUTLASS's copies); the H200 serves the write by global lines (docs/memory.md, cp.async).",
+    "bank_note_cp_async_cg": "**Note.** cp.async.cg: its shared-memory write is not visible to Nsight Compute's counters.",
     "bank_free": "Conflict-free",
     "bank_conflicting": "Conflicts",
     "bank_certificate": "**Certificate.** In the worst phase the lane bits map to the byte-address offsets {images} "

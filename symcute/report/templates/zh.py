@@ -438,6 +438,9 @@ TEXT.update({
                    "冲突 {conflicts} 个（即 Nsight Compute 的 `l1tex__data_bank_conflicts_pipe_lsu_mem_shared`）。方法：{method}。",
     "bank_method_exact": "对每个 phase 的每个 lane 精确计数",
     "bank_method_cert": "对每个 phase 的每个 lane 精确计数，并对最差的 phase 给出 F2 核证书",
+    "bank_note_store_stream": "**注意。** 一个 warp 的多条存储指令（或多个 warp 同时存储）：在 H200 上这样的指令流可能多出若干 wavefront，本逐条指令的计数不包括它们（见 docs/memory.md，Store streams）。",
+    "bank_note_cp_async": "**注意。** cp.async：phase 假定每个 lane 的全局源地址比前一个 lane 多 16 字节（每条 128 字节的行 8 个 lane，与 CUTLASS 的拷贝相同）；H200 按全局行写入（见 docs/memory.md，cp.async）。",
+    "bank_note_cp_async_cg": "**注意。** cp.async.cg：它对共享内存的写入在 Nsight Compute 的计数器中不可见。",
     "bank_free": "无冲突",
     "bank_conflicting": "有冲突",
     "bank_certificate": "**证书。** 在最差的 phase 中，lane 的各位映射到字节地址偏移 {images}（异或线性，已对每个 lane "
