@@ -347,7 +347,7 @@ def extract_cases(man: dict, results_text: str, labels, sass_text: str = "") -> 
         c["offsets"] = list(row[:3])
     out = []
     for line in results_text.splitlines():
-        obj = json.loads(line) if line.strip() else None
+        obj = jsonread.loads(line, "hwcheck: results") if line.strip() else None
         if obj is None:
             continue
         if obj.get("kind") == "case":

@@ -271,9 +271,11 @@ class SwizzledFormula:
     @staticmethod
     def from_json(text) -> "SwizzledFormula":
         """Rebuild from :meth:`to_json` output (the layout re-parsed, the names re-applied, bits re-derived)."""
+        from .. import jsonread
         from ..core.parse import parse_layout
+        d = jsonread.loads(text, "SwizzledFormula.from_json") if isinstance(text, (str, bytes)) else text
+        jsonread.checked(d, SWIZZLED_FORMULA_SCHEMA, "SwizzledFormula.from_json")
         try:
-            d = json.loads(text) if isinstance(text, str) else text
             layout = parse_layout(d["layout"])
             names = Formula.from_json(d["domain"]).names
             out = swizzled_formula(layout, names)
@@ -282,6 +284,11 @@ class SwizzledFormula:
         if out.to_dict() != d:
             raise SymcuteError("SwizzledFormula.from_json: the stored formula does not match its layout")
         return out
+
+
+SWIZZLED_FORMULA_SCHEMA = {"type": "object", "required": ["layout", "domain"],
+                           "properties": {"layout": {"type": "string", "maxLength": 100_000},
+                                          "domain": {"type": "object"}}}
 
 
 # --- building ----------------------------------------------------------------------
