@@ -272,19 +272,31 @@ def _filter(core, L, limit=None) -> Proof:
 
 def _upcast(core, L, n, limit=None) -> Proof:
     U = core.upcast(L, n)
-    return _all(f"upcast<{n}>({L}) = {U}: the same memory in units of {n}", [_same_image(L, U, n, 1, limit)])
+    return _recast_claim(L, f"upcast<{n}>({L}) = {U}: the same memory in units of {n}", U, n, 1, limit)
 
 
 def _downcast(core, L, n, limit=None) -> Proof:
     D = core.downcast(L, n)
-    return _all(f"downcast<{n}>({L}) = {D}: the same memory in units of 1/{n}", [_same_image(L, D, 1, n, limit)])
+    return _recast_claim(L, f"downcast<{n}>({L}) = {D}: the same memory in units of 1/{n}", D, 1, n, limit)
 
 
 def _recast_layout(core, L, old, new, limit=None) -> Proof:
     from ..core.recast import recast_ratio
     R = core.recast_layout(L, old, new)
     up, down = recast_ratio(old, new)   # CuTe: upcast<up> then downcast<down>
-    return _all(f"recast_layout<{old},{new}>({L}) = {R}: the same memory", [_same_image(L, R, up, down, limit)])
+    return _recast_claim(L, f"recast_layout<{old},{new}>({L}) = {R}: the same memory", R, up, down, limit)
+
+
+def _recast_claim(L, statement, R, up, down, limit) -> Proof:
+    """CuTe documents no @post for the casts; their meaning (the same bytes in other units) is a claim
+    about the memory of a layout of distinct elements: for an injective layout with non-negative
+    strides.  Elsewhere the claim is vacuous, and said so."""
+    from . import prover
+    if any(type(d) is int and d < 0 for d in it.flatten_to_tuple(L.stride)) or not prover.is_injective(L).proved:
+        return Proof(f"if {L} is injective with non-negative strides, then {statement}", "proved", "vacuous",
+                     reason="the precondition does not hold (a negative stride, or L not proved injective): "
+                            "the claim says nothing here")
+    return _all(statement, [_same_image(L, R, up, down, limit)])
 
 
 def _scaled_text(up: int, down: int) -> str:
@@ -297,7 +309,7 @@ def _same_image(L, R, up: int, down: int, limit) -> Proof:
     downcast by ``down``: the same bytes in other units)."""
     from . import exact
     statement = f"image(R) == {_scaled_text(up, down)}"
-    if L.size() + R.size() * 1 <= _small(limit) * 4:
+    if L.size() * down + R.size() <= _small(limit) * 16:
         want = {down * _floor(L(i), up) + j for i in range(L.size()) for j in range(down)}
         got = {R(i) for i in range(R.size())}
         if got == want:

@@ -219,3 +219,15 @@ def increasing(term, n: int):
     holds, w = _decide(s, enc, enc.apply(term, i - 1) >= enc.apply(term, i), i)
     return holds, (None if holds else w[0]), f"Z3: 'exists i in [1, {n}): L(i-1) >= L(i)' is " + \
         ("unsat" if holds else "sat")
+
+
+def hits(term, n: int, value: int):
+    """Some ``x < n`` has ``term(x) == value``: ``(True, x, evidence)`` or ``(False, None, evidence)``."""
+    z3 = _z3()
+    s = _solver()
+    enc = Encoder(s)
+    x = z3.Int("x")
+    s.add(x >= 0, x < n)
+    missing, w = _decide(s, enc, enc.apply(term, x) == value, x)
+    return (not missing), (None if missing else w[0]), f"Z3: 'exists x in [0, {n}): L(x) == {value}' is " + \
+        ("unsat" if missing else "sat")

@@ -1,0 +1,120 @@
+"""Claims about images: disjointness and containment of two layouts' value sets (complement's contract).
+
+``images_disjoint(A, B)``: no value of A on ``[0, size(A))`` is a value of B on
+``[0, size(B))``; refuted with the two indices whose values meet.
+``image_contains(B, A)``: every value of A is a value of B; refuted with an
+index of A whose value B never takes.  Both accept Layouts, Formulas,
+``Compose`` terms and composed (swizzled) layouts, an optional domain for
+each side (a sub-domain ``[0, n)``), and answer as every prover function does:
+proved / refuted (counterexample re-evaluated with core) / unknown.
+
+Small domains are enumerated (exact); larger ones go to the exact back-ends
+(Z3 for disjointness, ISL for containment, which needs a projection).
+"""
+
+from __future__ import annotations
+
+from . import exact
+from .limits import exhaustive_limit
+from .linear import as_term, evaluate, size_of, term_text
+from .proof import Certificate, Proof
+from .table import Table
+
+# Domains (the product of the two sides) up to this size are enumerated with core.
+ENUMERATE_BELOW = 1 << 16
+
+
+def _domain(term, n):
+    from ..errors import SymcuteError
+    size = size_of(term)
+    if n is None:
+        return size
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise SymcuteError(f"claim domain must be a positive integer, got {n!r}")
+    return n
+
+
+def images_disjoint(a, b, domain_a: int | None = None, domain_b: int | None = None,
+                    limit: int | None = None) -> Proof:
+    """``a(x) != b(y)`` for every ``x < domain_a`` and ``y < domain_b`` (domains default to the sizes)."""
+    a, b = as_term(a), as_term(b)
+    na, nb = _domain(a, domain_a), _domain(b, domain_b)
+    statement = f"image of {term_text(a)} on [0, {na}) and image of {term_text(b)} on [0, {nb}) are disjoint"
+    if na + nb <= min(exhaustive_limit(limit), ENUMERATE_BELOW):
+        seen = {}
+        for y in range(nb):
+            seen.setdefault(evaluate(b, y), y)
+        x = next((x for x in range(na) if evaluate(a, x) in seen), None)
+        cert = _enumerated(na + nb)
+        if x is None:
+            return Proof(statement, "proved", "exhaustive", cert)
+        return _met(statement, a, b, x, seen[evaluate(a, x)], "exhaustive", cert)
+    holds, pair, evidence, method = exact.decide("disjoint", a, na, b, nb)
+    if holds is None:
+        return Proof(statement, "unknown", "none", reason=evidence)
+    cert = Certificate(method, Table(["exact query", "result"], [["a common value", evidence]]), ())
+    if holds:
+        return Proof(statement, "proved", method, cert)
+    return _met(statement, a, b, pair[0], pair[1], method, cert)
+
+
+def _met(statement, a, b, x, y, method, cert) -> Proof:
+    va, vb = evaluate(a, x), evaluate(b, y)
+    if va != vb:
+        raise AssertionError(f"images_disjoint: {x} and {y} do not meet ({va} vs {vb})")
+    return Proof(statement, "refuted", method, cert, {"index of a": x, "index of b": y, "value": va},
+                 reason=f"a({x}) = b({y}) = {va}")
+
+
+def image_contains(b, a, domain_b: int | None = None, domain_a: int | None = None,
+                   limit: int | None = None) -> Proof:
+    """Every value ``a(x)``, ``x < domain_a``, is ``b(y)`` for some ``y < domain_b``."""
+    a, b = as_term(a), as_term(b)
+    na, nb = _domain(a, domain_a), _domain(b, domain_b)
+    statement = f"image of {term_text(b)} on [0, {nb}) contains the image of {term_text(a)} on [0, {na})"
+    if na + nb <= min(exhaustive_limit(limit), ENUMERATE_BELOW):
+        image = {evaluate(b, y) for y in range(nb)}
+        x = next((x for x in range(na) if evaluate(a, x) not in image), None)
+        cert = _enumerated(na + nb)
+        if x is None:
+            return Proof(statement, "proved", "exhaustive", cert)
+        return Proof(statement, "refuted", "exhaustive", cert, {"index of a": x, "value": evaluate(a, x)},
+                     reason=f"no index of b maps to a({x}) = {evaluate(a, x)}")
+    if na <= nb:  # the same function on a's domain: a sub-domain of b's
+        from .prover import prove
+        same = prove(a, b, domain=na, limit=0)
+        if same.proved:
+            return Proof(statement, "proved", same.method, same.certificate,
+                         reason=f"a and b are the same function on [0, {na}) and {na} <= {nb}")
+    missing = _absent_value(a, na, b, nb)
+    if missing is not None:
+        x, evidence = missing
+        cert = Certificate("z3", Table(["exact query", "result"], [[f"a value b never takes", evidence]]), ())
+        return Proof(statement, "refuted", "z3", cert, {"index of a": x, "value": evaluate(a, x)},
+                     reason=f"no index of b maps to a({x}) = {evaluate(a, x)}")
+    holds, x, evidence, method = exact.decide("subset", a, na, b, nb)
+    if holds is None:
+        return Proof(statement, "unknown", "none", reason=evidence)
+    cert = Certificate(method, Table(["exact query", "result"], [["a value of a outside b's image", evidence]]), ())
+    if holds:
+        return Proof(statement, "proved", method, cert)
+    return Proof(statement, "refuted", method, cert, {"index of a": x, "value": evaluate(a, x)},
+                 reason=f"no index of b maps to a({x}) = {evaluate(a, x)}")
+
+
+def _absent_value(a, na, b, nb, tries: int = 12):
+    """A sampled index of a whose value b never takes (Z3 proves the absence), or None."""
+    import random
+    rng = random.Random(na * 1000003 + nb)
+    candidates = [0, na - 1, na // 2] + [rng.randrange(na) for _ in range(tries)]
+    for x in candidates:
+        hit, _y, evidence, _method = exact.decide("hits", b, nb, evaluate(a, x))
+        if hit is False:
+            return x, evidence
+        if hit is None:
+            return None
+    return None
+
+
+def _enumerated(n: int) -> Certificate:
+    return Certificate("exhaustive", Table(["inputs evaluated"], [[n]]), ("both sides evaluated with core",))
