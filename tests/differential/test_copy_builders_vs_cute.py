@@ -7,11 +7,11 @@ import symcute as sc
 from symcute import Layout, to_cpp
 from symcute.errors import SymcuteError
 
-from .harness import COUNTS, oracle_or_skip
+from .harness import COUNTS, large, oracle_or_skip
 
 MMAS = ["SM80_16x8x16_F16F16F16F16_TN", "SM80_16x8x8_F32TF32TF32F32_TN", "SM75_16x8x8_F32F16F16F32_TN",
         "SM80_16x8x16_F32F16F16F32_TN"]
-ATOM_LAYOUTS = [(1, 1, 1), (2, 1, 1), (2, 2, 1), (1, 4, 1)]
+ATOM_LAYOUTS = [(1, 1, 1), (2, 2, 1), (1, 4, 1)] if not large() else [(1, 1, 1), (2, 1, 1), (2, 2, 1), (1, 4, 1)]
 C_COPIES = [("UniversalCopy<uint32_t>", "half_t"), ("UniversalCopy<uint16_t>", "half_t"),
             ("UniversalCopy<uint64_t>", "float"), ("UniversalCopy<uint32_t>", "float"),
             ("SM90_U32x4_STSM_N", "half_t"), ("UniversalCopy<uint128_t>", "half_t")]

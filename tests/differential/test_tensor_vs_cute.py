@@ -144,7 +144,7 @@ def _tuple_text(t) -> str:
 
 def test_tensors_partitions_and_tables_equal_cute():
     oracle = oracle_or_skip()
-    table = cases(150 if large() else 40)
+    table = cases(150 if large() else 30)
     results = oracle.run({k: body for k, (body, _t) in table.items()}, preamble=PREAMBLE)
     bad = []
     for key, (body, thunk) in table.items():
