@@ -88,14 +88,12 @@ def lines_in_order(expected: list[str], output: str) -> str | None:
     return None
 
 
-def _run(argv: list[str], cwd: str) -> subprocess.CompletedProcess:
-    bindir = Path(sys.executable).parent
-    if argv[0] == "symcute":
-        argv = [str(bindir / "symcute"), *argv[1:]]
-    elif argv[0] == "python":
-        argv = [sys.executable, *argv[1:]]
-    env = dict(os.environ, PYTHONPATH="", COLUMNS="100")
-    return subprocess.run(argv, cwd=cwd, env=env, capture_output=True, text=True, timeout=600)
+def _run(command: str, cwd: str) -> subprocess.CompletedProcess:
+    """Run a documented command line through bash, as a reader would paste it (pipes included), with the
+    environment's ``symcute`` and ``python`` first on PATH."""
+    bindir = str(Path(sys.executable).parent)
+    env = dict(os.environ, PYTHONPATH="", COLUMNS="100", PATH=bindir + os.pathsep + os.environ.get("PATH", ""))
+    return subprocess.run(["bash", "-c", command], cwd=cwd, env=env, capture_output=True, text=True, timeout=600)
 
 
 def main() -> int:
@@ -119,12 +117,12 @@ def main() -> int:
 
     ran = 0
     with tempfile.TemporaryDirectory() as tmp:
-        cases = [(f, shlex.split(c), exp) for f in documented_files() for c, exp in console_cases(f)]
-        cases += [(f, argv, []) for f in SH_FILES for argv in sh_commands(f)]
-        for where, argv, expected in cases:
-            proc = _run(argv, tmp)
+        cases = [(f, c, exp) for f in documented_files() for c, exp in console_cases(f)]
+        cases += [(f, shlex.join(argv), []) for f in SH_FILES for argv in sh_commands(f)]
+        for where, command, expected in cases:
+            proc = _run(command, tmp)
             ran += 1
-            shown = shlex.join(argv)[:120]
+            shown = command[:120]
             output = proc.stdout + proc.stderr
             if "Traceback (most recent call last)" in output:
                 failures.append(f"{where}: {shown}: traceback:\n{proc.stderr[-2000:]}")
@@ -140,7 +138,7 @@ def main() -> int:
             code = "\n".join(blocks(name, "python"))
             if not code:
                 continue
-            proc = _run(["python", "-c", code], tmp)
+            proc = _run("python -c " + shlex.quote(code), tmp)
             ran += 1
             if proc.returncode != 0:
                 failures.append(f"{name}: python blocks: exit {proc.returncode}:\n{proc.stderr[-2000:]}")
