@@ -116,7 +116,6 @@ marks = [("python", time.process_time())]
 def mark(name):
     marks.append((name, time.process_time()))
 import symcute; mark("import symcute (core)")
-import networkx; mark("import networkx (Derivation's graph)")
 import symcute.atoms; mark("import symcute.atoms (catalogs)")
 import symcute.symbolic, symcute.symbolic.prover; mark("import symcute.symbolic")
 import symcute.recipes, symcute.report.retile, symcute.cli.derive; mark("import trace, report, cli")
