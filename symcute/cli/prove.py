@@ -10,7 +10,9 @@ CLAIMS = {
     "injective": "L(x) != L(y) for distinct x, y < size(L)",
     "surjective": "every y < N (--cotarget) is a value of L",
     "bijective": "L is a bijection onto [0, N) (--cotarget, default size(L))",
-    "equal": "A(i) == B(i) for all i (the common size, or --domain)",
+    "equal": "A(i) == B(i) for all i (the common size, or --domain); Compose(A, B) terms too",
+    "disjoint": "A(x) != B(y) for all x < size(A) (or --domain), y < size(B) (or --domain-b)",
+    "contains": "every B(y), y < size(B) (or --domain-b), is A(x) for some x < size(A) (or --domain)",
 }
 
 
@@ -24,7 +26,8 @@ def register(sub) -> None:
                    help="the layout(s): CuTe notation or expressions (two for 'equal')")
     p.add_argument("--inverse", metavar="R", help="the inverse to check (right-/left-inverse)")
     p.add_argument("--cotarget", type=int, metavar="N", help="the target range [0, N) (surjective, bijective)")
-    p.add_argument("--domain", type=int, metavar="N", help="the domain [0, N) (equal)")
+    p.add_argument("--domain", type=int, metavar="N", help="the domain [0, N) (equal; A's for disjoint, contains)")
+    p.add_argument("--domain-b", type=int, metavar="N", help="B's domain [0, N) (disjoint, contains)")
     p.add_argument("--names", metavar="TREE", help="names of the (first) layout's modes")
     p.add_argument("--name", action="append", default=[], metavar="VAR=TREE",
                    help="name the modes of a --let variable; repeatable")
@@ -42,9 +45,12 @@ def run(args) -> int:
     from .formula import as_formula, evaluate_named
 
     def value(text, names=None):
-        return as_formula(evaluate_named(text, args.let, args.name), names)
+        v = evaluate_named(text, args.let, args.name)
+        if isinstance(v, sym.Compose):  # a composite function, as calc's prove(...) takes it
+            return v
+        return as_formula(v, names)
 
-    want = 2 if args.claim == "equal" else 1
+    want = 2 if args.claim in ("equal", "disjoint", "contains") else 1
     if len(args.layouts) != want:
         raise ParseError(f"prove {args.claim} takes {want} layout{'s' if want > 1 else ''}, "
                          f"got {len(args.layouts)}")
@@ -63,6 +69,12 @@ def run(args) -> int:
         proof = sym.is_surjective(L, args.cotarget, limit=lim)
     elif args.claim == "bijective":
         proof = sym.is_bijective(L, args.cotarget, limit=lim)
+    elif args.claim == "disjoint":
+        from ..symbolic.claims import images_disjoint
+        proof = images_disjoint(L, value(args.layouts[1]), args.domain, args.domain_b, limit=lim)
+    elif args.claim == "contains":
+        from ..symbolic.claims import image_contains
+        proof = image_contains(L, value(args.layouts[1]), args.domain, args.domain_b, limit=lim)
     else:
         proof = sym.prove(L, value(args.layouts[1]), domain=args.domain, limit=lim)
     print(proof.to_json(indent=2) if args.json else proof)

@@ -78,3 +78,16 @@ def test_bad_input_is_one_line(capsys):
     assert code == 2 and "--cotarget" in err
     code, out, err = run(capsys, "prove", "equal", F_TEXT)
     assert code == 2 and "takes 2 layouts" in err
+
+
+def test_prove_takes_compose_terms_and_image_claims(capsys):
+    code, out, _ = run(capsys, "prove", "equal", "Compose((4,6,8):(2,3,5), 6:3)", "(2,3):(6,3)")
+    assert code == 1 and "index: 2" in out                      # CUTLASS #3177: CuTe's value is not A o B
+    code, out, _ = run(capsys, "prove", "equal", "Compose((4,6,8):(2,3,5), 6:3)", "(2,3):(6,3)", "--domain", "2")
+    assert code == 0
+    code, out, _ = run(capsys, "prove", "disjoint", "8:2", "Sw<0,4,0> o 1 o 8:2")
+    assert code == 0 and "verdict: proved" in out
+    code, out, _ = run(capsys, "prove", "contains", "(4,2):(1,8)", "4:2")
+    assert code == 1 and "value: 4" in out
+    code, out, _ = run(capsys, "prove", "contains", "(4,2):(1,8)", "4:2", "--domain-b", "2")
+    assert code == 0
