@@ -34,7 +34,7 @@ def configs():
 
 def build_all(items) -> tuple[float, int, dict, float]:
     """Seconds to build every TiledMMA and its three TV layouts; per-family seconds; CPU seconds."""
-    per = {"warp": 0.0, "gmma": 0.0}
+    per = {"warp": 0.0, "gmma": 0.0, "umma": 0.0}
     count = 0
     cpu = time.process_time()
     start = time.perf_counter()
@@ -46,9 +46,16 @@ def build_all(items) -> tuple[float, int, dict, float]:
                 m.get_layout_TV(op)
             except SymcuteError:      # the upstream-defective A of SM80_16x8x128 (CuTe refuses it too)
                 pass
-        per["gmma" if atom.name.startswith("SM90_64x") else "warp"] += time.perf_counter() - t0
+        per[_family(atom)] += time.perf_counter() - t0
         count += 1
     return time.perf_counter() - start, count, per, time.process_time() - cpu
+
+
+def _family(atom) -> str:
+    """warp (mma.sync, SM120 included), gmma (dense and sparse wgmma) or umma (SM100/SM103 tcgen05.mma)."""
+    if atom.arch in ("sm100", "sm103"):
+        return "umma"
+    return "gmma" if atom.name.startswith(("SM90_64x", "SM90::GMMA::SPARSE")) else "warp"
 
 
 def time_cute(sample: list) -> float | None:
@@ -63,9 +70,11 @@ def time_cute(sample: list) -> float | None:
         oracle = CuteOracle(cache=False)
     except OracleUnavailable:
         return None
-    cases = {f"c{i}": tiled_mma_case(atom.name, lay, None).cpp for i, (atom, lay) in enumerate(sample)}
+    from tests.differential.atoms_sm100_cases import _expr_name
+    from tests.differential.test_atoms_sm100_vs_cute import SPARSE_EXT
+    cases = {f"c{i}": tiled_mma_case(_expr_name(atom.name), lay, None).cpp for i, (atom, lay) in enumerate(sample)}
     t0 = time.perf_counter()
-    oracle.run(cases, preamble=PREAMBLE)
+    oracle.run(cases, preamble=PREAMBLE + SPARSE_EXT)
     return (time.perf_counter() - t0) / len(cases)
 
 
@@ -81,8 +90,9 @@ def main(argv=None) -> int:
     runs = [build_all(items) for _ in range(args.repeat)]
     best = min(runs, key=lambda r: r[0])
     total, count, per, cpu = best
-    n_warp = sum(1 for a, _ in items if not a.name.startswith("SM90_64x"))
-    n_gmma = count - n_warp
+    n_warp = sum(1 for a, _ in items if _family(a) == "warp")
+    n_gmma = sum(1 for a, _ in items if _family(a) == "gmma")
+    n_umma = count - n_warp - n_gmma
 
     t0 = time.perf_counter()
     reports = sc.lint_catalog()
@@ -98,7 +108,8 @@ def main(argv=None) -> int:
         ("mean per TiledMMA (3 TV layouts)", f"{1e3 * total / count:.2f} ms"),
         ("mean per atom (6 layouts)", f"{1e3 * total / atoms:.1f} ms"),
         ("warp-level atoms: mean per TiledMMA", f"{1e3 * per['warp'] / max(1, n_warp):.2f} ms"),
-        ("GMMA atoms: mean per TiledMMA", f"{1e3 * per['gmma'] / max(1, n_gmma):.2f} ms"),
+        ("GMMA atoms (dense and sparse): mean per TiledMMA", f"{1e3 * per['gmma'] / max(1, n_gmma):.2f} ms"),
+        ("UMMA atoms (SM100/SM103): mean per TiledMMA", f"{1e3 * per['umma'] / max(1, n_umma):.2f} ms"),
         ("run-to-run spread (max/min)", f"{max(r[0] for r in runs) / total:.2f}x"),
         (f"lint of the whole catalog ({len(reports)} atoms)", f"{lint_s:.2f} s"),
     ]
