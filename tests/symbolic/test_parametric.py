@@ -204,3 +204,20 @@ def test_local_partition_agrees_with_core(MK):
         expect = sc.slice_((crd, (sc._, sc._)), tiled)
         assert mine.layout.subs(vals) == expect
         assert int(mine.offset_expr().subs({K: vals["K"], M: vals["M"]})) == tiled((crd, (0, 0)))
+
+
+@pytest.mark.parametrize("op,tile", [("B", (64, 32)), ("C", (128, 64))])
+def test_partition_B_and_C_agree_with_core(MK, op, tile):
+    ps, M, K = MK
+    mma = sc.atoms.make_tiled_mma("SM80_16x8x16_F16F16F16F16_TN", (2, 2, 1))
+    g = T.local_tile(P.layout((M, K), (K, 1), ps), tile, (1, 0))
+    rng = random.Random(13)
+    for _ in range(6):
+        vals = ps.random_values(rng, span=3)
+        vals["M"] = max(vals["M"], 256)
+        core_tile = sc.slice_(((sc._, sc._), (1, 0)),
+                              sc.zipped_divide(sc.Layout((vals["M"], vals["K"]), (vals["K"], 1)), tile))
+        t = rng.randrange(128)
+        part = T.partition(mma, op, g, t)
+        thr = mma.get_slice(t)
+        assert part.layout.subs(vals) == getattr(thr, f"partition_{op}")(core_tile)
