@@ -357,6 +357,7 @@ def _eval(node, env: dict, depth: int, budget: _Budget):
         if _parametric(a) or _parametric(b):
             from . import param_functions
             return param_functions.arith(node[1], a, b)
+        _no_unknown_names([a, b], env, budget.text)
         a, b = _as_int(a), _as_int(b)
         return budget.charge(a * b if node[1] == "*" else a + b if node[1] == "+" else a - b)
     if kind == "literal":
@@ -373,6 +374,7 @@ def _eval(node, env: dict, depth: int, budget: _Budget):
         if _parametric(shape) or _parametric(stride):
             from . import param_functions
             return param_functions.layout(shape, stride)
+        _no_unknown_names([shape, stride], env, budget.text)
         return Layout(_as_int_tuple(shape, "shape"), stride)
     if kind == "name":
         name = node[1]
