@@ -108,7 +108,8 @@ def _absent_value(a, na, b, nb, tries: int = 12):
     rng = random.Random(na * 1000003 + nb)
     candidates = [0, na - 1, na // 2] + [rng.randrange(na) for _ in range(tries)]
     for x in candidates:
-        hit, _y, evidence, _method = exact.decide("hits", b, nb, evaluate(a, x))
+        with exact.time_budget(500, 1.0):   # a search for a refutation: each query short
+            hit, _y, evidence, _method = exact.decide("hits", b, nb, evaluate(a, x))
         if hit is False:
             return x, evidence
         if hit is None:

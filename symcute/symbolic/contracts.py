@@ -361,8 +361,11 @@ class _Watcher:
         pass
 
 
-def evaluate_checked(compute):
+def evaluate_checked(compute, z3_ms: int = 1000, isl_seconds: float = 2.0):
     """``compute()`` and the contract of the call that produced its value: ``(value, proof or None)``.
+
+    The check is quick: enumeration up to 2^12 inputs, Z3 and ISL within the given bounds (an
+    undecided contract gives no warning).
 
     The proof is None when the value does not come from an operation with a contract (or the call
     had keyword arguments this module does not take); otherwise it is the contract's Proof.
@@ -376,8 +379,10 @@ def evaluate_checked(compute):
         hook.current.reset(token)
     for rule, args, kwargs, result in reversed(watcher.calls):
         if result is value and rule in CONTRACT_OPS and not kwargs:
+            from . import exact
             try:
-                return value, contract(rule, *args)
+                with exact.time_budget(z3_ms, isl_seconds):
+                    return value, contract(rule, *args, limit=1 << 12)
             except (SymcuteError, TypeError):
                 return value, None
     return value, None

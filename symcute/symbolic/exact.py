@@ -11,6 +11,7 @@ re-evaluates every witness with core.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 
@@ -55,6 +56,19 @@ def _modes(x) -> int:
         if hasattr(x, attr) and not isinstance(x, (int, str)):
             return sum(_modes(getattr(x, a)) for a in ("layout", "outer", "inner") if hasattr(x, a))
     return 0
+
+
+@contextlib.contextmanager
+def time_budget(z3_ms: int, isl_seconds: float):
+    """Within the block, Z3 gives up after ``z3_ms`` and ISL after ``isl_seconds`` (for quick checks such as
+    calc's contract warning, which must not hold up printing CuTe's value)."""
+    global ISL_SECONDS
+    old = z3_backend.TIMEOUT_MS, ISL_SECONDS
+    z3_backend.TIMEOUT_MS, ISL_SECONDS = min(z3_ms, old[0]), min(isl_seconds, old[1])
+    try:
+        yield
+    finally:
+        z3_backend.TIMEOUT_MS, ISL_SECONDS = old
 
 
 def decide(question: str, *args):

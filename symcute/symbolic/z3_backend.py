@@ -24,7 +24,7 @@ from ..errors import SymcuteError
 from .formula import Formula
 from .isl_backend import Exhausted, NotRepresentable
 
-TIMEOUT_MS = 10_000
+TIMEOUT_MS = 5_000
 
 INSTALL_HINT = "the SMT back-end needs z3-solver: pip install z3-solver (a dependency of symcute)"
 
