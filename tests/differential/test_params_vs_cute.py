@@ -16,7 +16,7 @@ admissible value (a re-checked witness) or that the side conditions do not
 settle.  A result whose exact value exceeds a 32-bit ``int`` (CuTe's run-time
 int wraps there) is counted (``int32-overflow``) and not compared.
 
-CI runs CASES_CI cases per operation (at least 80 must agree); with
+CI runs CASES_CI cases per operation (at least 40 must agree); with
 ``SYMCUTE_DIFF_LARGE=1`` CASES_LARGE (at least 300 agreeing per operation).
 """
 
@@ -33,7 +33,7 @@ from .harness import COUNTS, large, oracle_or_skip
 from .param_cases import OPS, cases
 
 SEED = int(os.environ.get("SYMCUTE_DIFF_SEED", "2026"))
-CASES_CI = 120
+CASES_CI = 60   # ~2 min of g++ on CI for the 14 operations; SYMCUTE_DIFF_LARGE=1 for the full count
 CASES_LARGE = 450
 
 
@@ -98,4 +98,4 @@ def test_parametric_vs_cute(oracle, op):
     counts["mismatch"] += len(bad)
     print(f"param:{op} {dict(counts)}")   # agree / refused-unsettled / int32-overflow, shown with -s
     assert not bad, f"{len(bad)} mismatches in {op}:\n" + "\n".join(bad[:10])
-    assert counts["agree"] >= (300 if large() else 80), (op, dict(counts))
+    assert counts["agree"] >= (300 if large() else 40), (op, dict(counts))
