@@ -165,7 +165,8 @@ _TABLE = {
 }
 
 for _name, _fn in _TABLE.items():
-    register_function(_name, _fn, identifiers=_name in ("tv_names", "tile_names"))  # their operand: A, B, C, TV
+    # every one of them takes type names (atoms, value types, operands) and names an unknown one itself
+    register_function(_name, _fn, identifiers=True)
 register_function("size", _wrap_size(REGISTRY.function("size")))
 
 

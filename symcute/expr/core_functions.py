@@ -157,7 +157,7 @@ _TABLE = {
 }
 
 for _name, _fn in _TABLE.items():
-    register_function(_name, _fn)
+    register_function(_name, _fn, identifiers=_name in ("recast_layout", "make_layout"))  # value types, LayoutRight
 
 for _cls in (Layout, ComposedLayout):
     register_method(_cls, "with_shape", _with_shape)

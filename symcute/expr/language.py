@@ -528,7 +528,9 @@ def _cpp_value(name: str, targs: list, pos: int):
         return _apply(f"{name}{{}}", fn, targs)
     if REGISTRY.is_type_name(name):
         return TypeName(name, tuple(targs))
-    raise ParseError(f"unknown type {name!r}{at}{REGISTRY.suggest(name)}")
+    # unknown: the function it is passed to names it (an atom lookup with its own did-you-mean), or the
+    # value check refuses it
+    return UnknownName(name, tuple(targs), pos)
 
 
 def _targs_text(targs) -> str:

@@ -35,7 +35,8 @@ class Registry:
     def register_function(self, name: str, fn: Callable, identifiers: bool = False) -> None:
         """Make ``fn`` callable as ``name(...)`` (``"Name{}"``: as the C++ value ``Name<targs>{}``).
 
-        ``identifiers``: the function takes free identifiers (names it has never seen) as arguments.
+        ``identifiers``: the function takes free identifiers (names it has never seen) as arguments, or
+        type names it looks up and refuses itself (an atom's own did-you-mean).
         """
         self.functions[name] = fn
         if identifiers:

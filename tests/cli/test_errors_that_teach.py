@@ -18,7 +18,8 @@ CASES = [  # (argv, text the one line must hold)
     (["calc", "right_invers(4:1)"], "unknown function 'right_invers' at position 0 (did you mean right_inverse"),
     (["calc", "B", "--let", f"A={L}", "--let", "B=right_invers(A)"], "(did you mean right_inverse"),
     (["calc", "SM80_16x8x16_F16F16F16F16_TM"], "(did you mean SM80_16x8x16_F16F16F16F16_TN"),
-    (["calc", "make_tiled_mma(SM80_16x8x16_F16F16F16F16_TM,(2,2,1))"], "(did you mean SM80_16x8x16_F16F16F16F16_TN"),
+    (["calc", "make_tiled_mma(SM80_16x8x16_F16F16F16F16_TM,(2,2,1))"],
+     "unknown MMA atom 'SM80_16x8x16_F16F16F16F16_TM'; did you mean SM80_16x8x16_F16F16F16F16_TN"),
     (["calc", "SM80_16x8x16_F16F16F16F16_TN"], "is a C++ type, not a value (its value is SM80_16x8x16_F16F16F16F16_TN{})"),
     (["calc", "half_t"], "half_t is a C++ type, not a value"),
     (["calc", "size"], "'size' at position 0 in 'size' is a function; call it: size(...)"),
@@ -35,7 +36,8 @@ CASES = [  # (argv, text the one line must hold)
     (["calc", "MMA_Atom<MMA_Atom<SM80_16x8x16_F16F16F16F16_TN>>{}"], "not an atom (CuTe has no MMA_Traits<MMA_Atom<...>>)"),
     (["calc", "make_tiled_mma(MMA_Atom<MMA_Atom<SM80_16x8x16_F16F16F16F16_TN>>{}, (2,2,1))"], "not an atom"),
     (["calc", "Copy_Atom<Copy_Atom<SM75_U32x4_LDSM_N, half_t>, half_t>{}"], "not an atom"),
-    (["calc", "Foo<4>{}"], "unknown type 'Foo'"),
+    (["calc", "Foo<4>{}"], "unknown name 'Foo' at position 0"),
+    (["calc", "size(Foo<4>{})"], "unknown name 'Foo' at position 5"),
 ]
 
 
