@@ -17,7 +17,7 @@ from ..core import (
 )
 from ..core import int_tuple as it
 from ..core.composed import ComposedLayout, SmemPtrFlag
-from ..core.layout import slice_and_offset
+from ..core.layout import format_int_tuple, slice_and_offset
 from ..errors import LayoutError
 from ..core.hook import note, traced
 from .copy_atom import CopyAtom
@@ -216,11 +216,11 @@ class TiledCopy:
     def __str__(self) -> str:
         """CuTe's ``print(TiledCopy)``."""
         return ("TiledCopy\n"
-                f"  Tiler_MN:       {_fmt(self.tiler_mn)}\n"
+                f"  Tiler_MN:       {format_int_tuple(self.tiler_mn)}\n"
                 f"  TiledLayout_TV: {self.layout_tv}\n" + str(self.atom))
 
     def __repr__(self) -> str:
-        return f"TiledCopy({self.atom!r}, {str(self.layout_tv)!r}, {_fmt(self.tiler_mn)!r})"
+        return f"TiledCopy({self.atom!r}, {str(self.layout_tv)!r}, {format_int_tuple(self.tiler_mn)!r})"
 
 
 def _as_copy_tensor(x, where: str):
@@ -254,12 +254,6 @@ def _tiler_shape(t):
     if isinstance(t, tuple):
         return tuple(_tiler_shape(x) for x in t)
     return t
-
-
-def _fmt(t) -> str:
-    if isinstance(t, tuple):
-        return "(" + ",".join(_fmt(x) for x in t) + ")"
-    return str(t)
 
 
 class ThrCopy:

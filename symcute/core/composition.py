@@ -14,7 +14,7 @@ from .basis import ArithmeticTuple, ScaledBasis
 from .coalesce import coalesce_x
 from .composed import ComposedLayout
 from .dispatch import member, operation
-from .layout import Layout, Underscore, has_empty_mode
+from .layout import Layout, Underscore, format_int_tuple, has_empty_mode
 from .hook import note, recording, traced
 
 
@@ -50,11 +50,11 @@ def composition(lhs, rhs):
                                   f"a layout of no modes (make_layout())")
             if len(rhs) > lhs.rank:
                 raise LayoutError(
-                    f"composition: tiler {_fmt(rhs)} has {len(rhs)} modes but layout {lhs} has rank {lhs.rank}")
+                    f"composition: tiler {format_int_tuple(rhs)} has {len(rhs)} modes but layout {lhs} has rank {lhs.rank}")
             modes = [composition(lhs[i], r) for i, r in enumerate(rhs)]
             for m in modes:
                 if type(m) is not Layout:  # CuTe's make_layout of the modes static_asserts here
-                    raise LayoutError(f"composition({lhs}, {_fmt(rhs)}): a tiler mode gives the composed "
+                    raise LayoutError(f"composition({lhs}, {format_int_tuple(rhs)}): a tiler mode gives the composed "
                                       f"layout {m}, which cannot be a mode of a layout")
             return Layout._make(tuple(m._shape for m in modes), tuple(m._stride for m in modes))
         if t is int:
@@ -80,12 +80,6 @@ def with_shape(self, *shape):
 def compose(self, *others):
     """CuTe's ``Layout::compose``: ``composition(*this, others)`` (several: a tiler tuple)."""
     return composition(self, others[0] if len(others) == 1 else tuple(others))
-
-
-def _fmt(x) -> str:
-    if isinstance(x, tuple):
-        return "(" + ",".join(_fmt(y) for y in x) + ")"
-    return str(x)
 
 
 def _coprofile(rhs: Layout):
@@ -128,7 +122,7 @@ def _impl(lshape, lstride, rshape, rstride, lhs, rhs):
         # divisibility does not depend on signs, so Python's % answers C++'s question here
         if not (rest_stride % curr_shape == 0 or rest_stride < curr_shape):
             raise LayoutError(
-                f"composition({lhs}, {_fmt(rhs)}): Stride Divisibility Condition violated: "
+                f"composition({lhs}, {format_int_tuple(rhs)}): Stride Divisibility Condition violated: "
                 f"stride {rest_stride} is neither divisible by nor less than shape {curr_shape}")
         a = rest_stride if rest_stride >= 0 else -rest_stride
         next_shape = it.ceil_div(curr_shape, a)
@@ -140,7 +134,7 @@ def _impl(lshape, lstride, rshape, rstride, lhs, rhs):
         new_shape = next_shape if next_shape < rest_shape else rest_shape
         if rest_shape % new_shape != 0:
             raise LayoutError(
-                f"composition({lhs}, {_fmt(rhs)}): Shape Divisibility Condition violated: "
+                f"composition({lhs}, {format_int_tuple(rhs)}): Shape Divisibility Condition violated: "
                 f"shape {rest_shape} is not divisible by {new_shape}")
         divisions.append((curr_shape, curr_stride, rest_shape, rest_stride, new_shape))
         result_shape.append(new_shape)

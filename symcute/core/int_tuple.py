@@ -9,7 +9,6 @@ integer arithmetic (truncating division), they reproduce it exactly: CuTe's
 from __future__ import annotations
 
 from functools import reduce
-from math import gcd as _gcd
 from typing import Any, Callable, Iterable
 
 from ..errors import LayoutError
@@ -179,14 +178,6 @@ def elem_scale(a: IntTuple, b: IntTuple) -> IntTuple:
     if is_tuple(a):
         return tuple(elem_scale(x, y) for x, y in zip(a, b))
     return a * product(b)
-
-
-def tuple_max(t: IntTuple) -> int:
-    return max(flatten_to_tuple(t))
-
-
-def tuple_gcd(*ts: IntTuple) -> int:
-    return reduce(_gcd, (x for t in ts for x in flatten_to_tuple(t)), 0)
 
 
 # Division -------------------------------------------------------------------

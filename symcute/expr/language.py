@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ..core.composed import ComposedLayout
-from ..core.layout import Layout, Underscore, _
+from ..core.layout import Layout, Underscore, _, format_int_tuple
 from ..core.parse import Reader
 from ..core.swizzle import Swizzle
 from ..core.tensor import Tensor
@@ -459,19 +459,13 @@ def _apply(name: str, fn: Callable, values: list):
         raise
     except (TypeError, ValueError, AttributeError, IndexError, KeyError, ZeroDivisionError) as e:
         # a wrong argument count or type: report it as the user's input, not a crash
-        args = ", ".join(_show(v) for v in values)
+        args = ", ".join(format_int_tuple(v) for v in values)
         raise LayoutError(f"{name}({args}) is not a valid call: {e}") from None
-
-
-def _show(v) -> str:
-    if isinstance(v, tuple):
-        return "(" + ",".join(_show(x) for x in v) + ")"
-    return str(v)
 
 
 def _as_int(v) -> int:
     if isinstance(v, bool) or not isinstance(v, int):
-        raise LayoutError(f"expected an integer, got {_show(v)}")
+        raise LayoutError(f"expected an integer, got {format_int_tuple(v)}")
     return v
 
 
@@ -479,7 +473,7 @@ def _as_int_tuple(v, what: str):
     if isinstance(v, tuple):
         return tuple(_as_int_tuple(x, what) for x in v)
     if isinstance(v, bool) or not isinstance(v, int):
-        raise LayoutError(f"layout {what} must be integers, got {_show(v)}")
+        raise LayoutError(f"layout {what} must be integers, got {format_int_tuple(v)}")
     return v
 
 
@@ -534,4 +528,4 @@ def _cpp_value(name: str, targs: list, pos: int):
 
 
 def _targs_text(targs) -> str:
-    return ",".join(_show(t) for t in targs)
+    return ",".join(format_int_tuple(t) for t in targs)

@@ -27,6 +27,7 @@ from ..core.composed import ComposedLayout, SmemPtrFlag, composition3
 from ..core.int_tuple import product_each
 from ..core.recast import recast_layout
 from ..errors import LayoutError, LimitError
+from ..core.layout import format_int_tuple
 
 MAX_CELLS = 1 << 16  # the most cells (and labels per axis) one picture draws; CuTe prints whatever it is given
 MAX_TV_PAIRS = 1 << 22  # the most (thread, value) pairs one picture visits to find the cells it draws
@@ -177,7 +178,7 @@ def print_latex(x) -> str:
         return _latex_layout(x)
     if isinstance(x, ComposedLayout):
         return _latex_layout(as_position_independent_swizzle_layout(x) if isinstance(x.offset, SmemPtrFlag) else x)
-    raise LayoutError(f"print_latex({_show(x)}): expected a Layout, a ComposedLayout, a TiledMMA, an MMA atom "
+    raise LayoutError(f"print_latex({format_int_tuple(x)}): expected a Layout, a ComposedLayout, a TiledMMA, an MMA atom "
                       f"or a TiledCopy")
 
 
@@ -235,7 +236,7 @@ def print_latex_tv(layout_tv: Layout, tile_mn) -> str:
     @result the text CuTe writes; the first owner (lowest tid, then vid) of a cell is drawn.
     """
     shape = tile_mn.shape if isinstance(tile_mn, Layout) else tile_mn
-    where = f"print_latex_tv({_show(layout_tv)}, {_show(tile_mn)})"
+    where = f"print_latex_tv({format_int_tuple(layout_tv)}, {format_int_tuple(tile_mn)})"
     _check_rank2(layout_tv, where, "layout_tv")
     M, N = _extents(shape, 2, where)
     if not _is_coordinate_layout(layout_tv):
@@ -321,7 +322,7 @@ def print_svg(x) -> str:
     if isinstance(x, MMAAtom):
         x = make_tiled_mma(x)
     if not isinstance(x, TiledMMA):
-        raise LayoutError(f"print_svg({_show(x)}): expected a TiledMMA or an MMA atom (CuTe 4.2's print_svg.hpp "
+        raise LayoutError(f"print_svg({format_int_tuple(x)}): expected a TiledMMA or an MMA atom (CuTe 4.2's print_svg.hpp "
                           f"draws only those; print_latex draws layouts, swizzled ones included)")
     C, A, B, tile, (M, N, K), where = _mma_operands(x, "print_svg")
     cell = 20
@@ -349,12 +350,6 @@ def print_svg(x) -> str:
 def _svg_text(x: int, y: int, font_size: int, text) -> str:
     return (f'<text x="{x}" y="{y}" text-anchor="middle" alignment-baseline="central" '
             f'font-size="{font_size}">{text}</text>\n')
-
-
-def _show(x) -> str:
-    if isinstance(x, tuple):
-        return "(" + ",".join(_show(y) for y in x) + ")"
-    return str(x)
 
 
 # --- the expression language ------------------------------------------------------------------------

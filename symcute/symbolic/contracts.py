@@ -31,7 +31,7 @@ contract also gives the true ``A o B`` as a floor/mod closed form
 from __future__ import annotations
 
 from ..core import int_tuple as it
-from ..core.layout import Layout
+from ..core.layout import Layout, format_int_tuple
 from ..errors import SymcuteError
 from .linear import Compose
 from .proof import Certificate, Proof
@@ -97,7 +97,7 @@ def _composition(core, A, B, limit=None) -> Proof:
             if b is None:
                 continue
             parts.append(_composition_layout(prover, R[i], A[i], b, limit))
-        return _all(f"composition({A}, {_text(B)}) = {R} meets R(c) == A(B(c)) mode by mode", parts)
+        return _all(f"composition({A}, {format_int_tuple(B)}) = {R} meets R(c) == A(B(c)) mode by mode", parts)
     if isinstance(B, int):
         B = Layout(B)
     return _composition_layout(prover, R, A, B, limit)
@@ -150,7 +150,7 @@ def _complement(core, L, cotarget=None, limit=None) -> Proof:
     from . import prover
     R = core.complement(L) if cotarget is None else core.complement(L, cotarget)
     hi = core.cosize(L) if cotarget is None else it.product(cotarget) if isinstance(cotarget, tuple) else cotarget
-    statement = f"complement({L}{'' if cotarget is None else f', {_text(cotarget)}'}) = {R} meets CuTe's @post"
+    statement = f"complement({L}{'' if cotarget is None else f', {format_int_tuple(cotarget)}'}) = {R} meets CuTe's @post"
     parts = []
     size_filtered = core.filter(L).size()
     need = hi // size_filtered if size_filtered else hi
@@ -229,7 +229,7 @@ def _logical_divide(core, L, T, limit=None) -> Proof:
             if t is None:
                 continue
             parts.append(_divide_layout(core, prover, D[i], L[i], t, limit))
-        return _all(f"logical_divide({L}, {_text(T)}) = {D} meets the definition mode by mode", parts)
+        return _all(f"logical_divide({L}, {format_int_tuple(T)}) = {D} meets the definition mode by mode", parts)
     return _divide_layout(core, prover, D, L, Layout(T) if isinstance(T, int) else T, limit)
 
 
@@ -330,12 +330,6 @@ def _same_image(L, R, up: int, down: int, limit) -> Proof:
 
 def _floor(v: int, n: int) -> int:
     return v // n
-
-
-def _text(x) -> str:
-    if isinstance(x, tuple):
-        return "(" + ",".join(_text(y) for y in x) + ")"
-    return str(x)
 
 
 # --- checking the values a computation returns -------------------------------------------------

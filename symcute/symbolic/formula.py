@@ -30,7 +30,7 @@ from typing import NamedTuple, Sequence
 
 from ..core import budget
 from ..core import int_tuple as it
-from ..core.layout import Layout, format_int_tuple, has_empty_mode
+from ..core.layout import Layout, has_empty_mode
 from ..errors import LayoutError, SymcuteError
 from .names import check_names_tree, default_names, format_names, leaf_paths, unflatten_names
 from .table import Table
@@ -47,7 +47,6 @@ class SubAxis(NamedTuple):
 
 # Labels of the seed's table rows: 子轴 / shape / stride / TV 权重.
 TABLE_LABELS = ("sub-axis", "shape", "stride", "weight")
-TABLE_LABELS_ZH = ("子轴", "shape", "stride", "权重")
 
 
 class Formula:
@@ -534,5 +533,3 @@ def _big_array(np, q) -> bool:
     return arr.dtype == object
 
 
-def format_layout(layout) -> str:
-    return format_int_tuple(layout.shape) + ":" + format_int_tuple(layout.stride)

@@ -19,7 +19,7 @@ def describe(obj) -> dict:
     if isinstance(obj, int):
         return {"kind": "int", "text": str(obj)}
     if isinstance(obj, tuple):
-        return {"kind": "tuple", "text": _tuple_text(obj)}
+        return {"kind": "tuple", "text": format_int_tuple(obj)}
     if isinstance(obj, Underscore):
         return {"kind": "tuple", "text": "_"}
     if isinstance(obj, str):
@@ -28,14 +28,6 @@ def describe(obj) -> dict:
     if callable(to_json):
         return {"kind": type(obj).__name__, "text": to_json()}
     return {"kind": type(obj).__name__, "text": str(obj)}
-
-
-def _tuple_text(t) -> str:
-    if isinstance(t, tuple):
-        return "(" + ",".join(_tuple_text(x) for x in t) + ")"
-    if isinstance(t, int):
-        return str(t)
-    return str(t)
 
 
 def from_description(kind: str, text: str):
