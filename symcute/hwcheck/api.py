@@ -228,6 +228,13 @@ def plan_from_manifest(man: dict) -> Plan:
                  for c in man["cases"]]
     except SymcuteError as e:
         raise SymcuteError(f"hwcheck: manifest: a case's atom is not an MMA atom: {e}") from None
+    from ..core import int_tuple as it
+    for c in cases:   # an edited manifest's layouts rebuild the inputs: extents must be positive
+        for op in ("thr_id", "a_layout", "b_layout", "c_layout"):
+            lay = getattr(c.atom, op, None)
+            shape = getattr(lay, "shape", None)
+            if shape is not None and any(type(x) is int and x < 1 for x in it.flatten_to_tuple(shape)):
+                raise SymcuteError(f"hwcheck: manifest: case {c.label!r}: {op} {lay} has an extent below 1")
     p = Plan(cases, [tuple(s) for s in man.get("skipped", [])], man["seed"], man["trials"], man["arch"])
     _rows, blob = p._layout()
     if hashlib.sha256(blob).hexdigest() != man["inputs_sha256"]:

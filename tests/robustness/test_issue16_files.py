@@ -51,6 +51,9 @@ def test_hostile_results_lines_are_one_line_errors(emitted, line, expected):
     (lambda m: m.update(trials=100000), r"at \$\.trials: 100000 is greater than the maximum of 64"),
     (lambda m: m["cases"][0].update(index=7), r"at \$\.cases\[0\]\.index: 7 \(expected 0: cases in order\)"),
     (lambda m: m["cases"][0]["atom"].update(shape_mnk=[1, 1, "x"]), r"at \$\.cases\[0\]\.atom\.shape_mnk\[2\]"),
+    # found by the fuzz run: a negative extent rebuilt the inputs with bytearray(-n) (ValueError)
+    (lambda m: m["cases"][0]["atom"].update(a_layout="((4,8),(-02,2)):((32,1),(16,8))"),
+     r"a_layout \(\(4,8\),\(-2,2\)\):\(\(32,1\),\(16,8\)\) has an extent below 1"),
 ])
 def test_hostile_manifests_are_one_line_errors(emitted, edit, expected):
     # was: tracebacks (exit 1); "trials": 100000 rebuilt the inputs for minutes before the hash check

@@ -97,6 +97,19 @@ def test_huge_but_short_inputs_are_refused_by_the_budget(argv):
     assert code == 2 and "MAX_VALUE_BITS" in err and out == "", err[:300]
 
 
+@pytest.mark.parametrize("argv", [
+    # found by the fuzz run: calc's contract check asked Z3 about 4,000+ modes (minutes), and the GF(2)
+    # view's self-check evaluated every unit input of 16,000 bits (quadratic)
+    ["calc", "coalesce(L)", "--let", "L=" + _layout(20000)],
+    ["calc", "logical_product(L, L)", "--let", "L=(" + ",".join(["2"] * 8000) + "):(" + ",".join(["0"] * 8000) + ")"],
+])
+def test_contract_checks_of_huge_results_stay_bounded(argv):
+    kind, result = outcome("issue 16 cost", run_main, argv, seconds=20)
+    code, out, err = result
+    check_exit(argv, code, err)
+    assert code == 0 and out.startswith("("), err[:300]
+
+
 def test_make_ordered_layout_is_near_linear_and_still_cute():
     import symcute as sc
     assert str(sc.make_ordered_layout((2, 3, 4, 5), (1, 1, 0, 2))) == "(2,3,4,5):(4,4,1,24)"
