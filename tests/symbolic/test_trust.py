@@ -182,7 +182,7 @@ def test_prover_agrees_with_exhaustive_evaluation():
     lines.append("  claims by kind (true/false): " + ", ".join(
         f"{k}={per_kind[(k, True)]}/{per_kind[(k, False)]}"
         for k in ("equal", "right", "left", "injective", "surjective", "bijective")))
-    COUNTS["lines"] = lines
+    COUNTS["lines"] = COUNTS.get("lines", []) + lines
     print("\n".join(lines))
     assert len(claims) >= 2000
     assert counts["refinement only"]["proved"] + counts["refinement only"]["refuted"] > len(claims) // 2
