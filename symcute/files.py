@@ -40,7 +40,7 @@ def output_dir(directory) -> Path:
     except FileExistsError:
         raise SymcuteError(f"cannot write into {d}: it is not a directory") from None
     except (OSError, ValueError) as e:
-        raise SymcuteError(f"cannot create {d}: {getattr(e, 'strerror', None) or e}") from None
+        raise SymcuteError(f"cannot write into {d}: {getattr(e, 'strerror', None) or e}") from None
     return d
 
 
@@ -53,6 +53,7 @@ def write(path, data, mode: int = FILE_MODE) -> Path:
     raw = data.encode("utf-8") if isinstance(data, str) else bytes(data)
     parent = p.parent
     tmp = None
+    fd = None
     try:
         for attempt in range(100):
             tmp = parent / f".{p.name}.symcute-{os.getpid()}-{attempt}.tmp"
@@ -82,7 +83,7 @@ def write(path, data, mode: int = FILE_MODE) -> Path:
         if tmp is not None:
             try:
                 os.unlink(tmp)
-            except OSError:
+            except (OSError, ValueError):   # never created (a missing directory, a NUL in the path)
                 pass
     return p
 

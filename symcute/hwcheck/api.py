@@ -127,7 +127,10 @@ class Plan:
         ``copy_headers`` copies CUTLASS's include folder beside them (for a GPU
         machine without the wheel); ``build`` compiles ``hwcheck_prog`` here with nvcc.
         """
-        out = files.output_dir(directory)
+        try:
+            out = files.output_dir(directory)
+        except SymcuteError as e:
+            raise SymcuteError(f"hwcheck: {e}") from None
         rows, blob = self._layout()
         man = self.manifest()
         include = find_cute_include()
@@ -211,8 +214,9 @@ def read_manifest(path) -> dict:
 
 def check_manifest(man, source: str = "hwcheck: manifest") -> dict:
     """``man`` if it is a manifest this symcute can read back (schema, then indices 0..n-1 in order)."""
-    if isinstance(man, dict) and "format" in man and man["format"] != FORMAT:
-        raise SymcuteError(f"{source}: not a {FORMAT} manifest (format {str(man['format'])[:80]!r})")
+    if not isinstance(man, dict) or man.get("format") != FORMAT:
+        raise SymcuteError(f"{source} is not a {FORMAT} manifest (expected an object with \"format\": "
+                           f"\"{FORMAT}\")")
     jsonread.checked(man, MANIFEST_SCHEMA, source)
     for k, c in enumerate(man["cases"]):
         if c["index"] != k:
