@@ -103,7 +103,8 @@ def main() -> int:
     import symcute
 
     failures = []
-    if Path(symcute.__file__).resolve().is_relative_to(ROOT):
+    # the source package is ROOT/symcute; an install may well sit under ROOT (CI's venv is ROOT/.venv)
+    if Path(symcute.__file__).resolve().is_relative_to(ROOT / "symcute"):
         failures.append(f"symcute was imported from the source tree ({symcute.__file__}), not the install")
     modules = 0
     for info in pkgutil.walk_packages(symcute.__path__, "symcute."):
