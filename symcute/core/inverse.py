@@ -21,9 +21,24 @@ def exchange_sort_by_stride(strides: tuple) -> list[int]:
     """Mode indices ordered by stride, exactly as CuTe's constexpr ``exchange_sort`` orders them.
 
     (It is not stable: the order among equal strides is part of CuTe's result.)
+
+    @post the same permutation as CuTe's double loop (``for i: for j > i: if
+          key[j] < key[i]: swap``), which tests/core/test_inverse_order.py checks
+          against a literal transcription of that loop.
     """
-    if len(set(strides)) == len(strides):  # distinct keys: any sort gives CuTe's order
-        return sorted(range(len(strides)), key=strides.__getitem__)
+    n = len(strides)
+    if len(set(strides)) == n:  # distinct keys: any sort gives CuTe's order
+        return sorted(range(n), key=strides.__getitem__)
+    if n <= _SMALL_EXCHANGE_SORT:
+        return _exchange_sort_loop(strides)
+    return _exchange_sort_passes(strides)
+
+
+# Below this many modes the literal loop is cheaper than setting up numpy.
+_SMALL_EXCHANGE_SORT = 64
+
+
+def _exchange_sort_loop(strides: tuple) -> list[int]:
     pairs = [(d, i) for i, d in enumerate(strides)]
     n = len(pairs)
     for i in range(n):
@@ -31,6 +46,35 @@ def exchange_sort_by_stride(strides: tuple) -> list[int]:
             if pairs[j][0] < pairs[i][0]:
                 pairs[i], pairs[j] = pairs[j], pairs[i]
     return [i for _, i in pairs]
+
+
+def _exchange_sort_passes(strides: tuple) -> list[int]:
+    # Pass i of CuTe's loop swaps position i with every j > i whose key is below
+    # the current one: the elements it touches are exactly the strict running
+    # minima of key[i:], and the pass rotates them one step along that chain
+    # (the last minimum lands at i).  numpy finds the chain in C, so a pass costs
+    # O(n) machine work instead of O(n) Python steps; keys become dense ranks so
+    # arbitrarily large Python ints fit in int64.
+    import numpy as np
+
+    ranks = {d: r for r, d in enumerate(sorted(set(strides)))}
+    key = np.array([ranks[d] for d in strides], dtype=np.int64)
+    idx = np.arange(len(strides), dtype=np.int64)
+    n = len(strides)
+    i = 0
+    while i < n - 1:
+        rest = key[i:]
+        running = np.minimum.accumulate(rest)
+        if running[-1] == rest[0]:  # key[i] is already a minimum of the rest: no swap
+            i += 1
+            continue
+        chain = np.flatnonzero(rest[1:] < running[:-1]) + (i + 1)
+        positions = np.concatenate(([i], chain))
+        moved_key, moved_idx = key[positions], idx[positions]
+        key[chain], idx[chain] = moved_key[:-1], moved_idx[:-1]
+        key[i], idx[i] = moved_key[-1], moved_idx[-1]
+        i += 1
+    return [int(v) for v in idx]
 
 
 def _coalesced_modes(layout: Layout, op: str):
