@@ -374,12 +374,21 @@ def evaluate_checked(compute, z3_ms: int = 1000, isl_seconds: float = 2.0):
     for rule, args, kwargs, result in reversed(watcher.calls):
         if result is value and rule in CONTRACT_OPS and not kwargs:
             from . import exact
+            if _flat_modes((*args, result)) > exact.MAX_MODES:
+                # the quick check must stay cheaper than the computation it follows: past the
+                # exact back-ends' mode bound even enumerating a few inputs costs seconds (big ints)
+                return value, None
             try:
                 with exact.time_budget(z3_ms, isl_seconds):
                     return value, contract(rule, *args, limit=1 << 12)
             except (SymcuteError, TypeError):
                 return value, None
     return value, None
+
+
+def _flat_modes(values) -> int:
+    """The largest number of flat modes among the layouts in ``values`` (0 when there are none)."""
+    return max((len(it.flatten_to_tuple(v.shape)) for v in values if isinstance(v, Layout)), default=0)
 
 
 def warning_line(proof: Proof) -> str:
