@@ -96,6 +96,9 @@ def _composition(core, A, B, limit=None) -> Proof:
         for i, b in enumerate(_tiler_modes(B)):
             if b is None:
                 continue
+            if isinstance(b, tuple):  # a nested tiler mode composes by mode again, as CuTe recurses
+                parts.append(_composition(core, A[i], b, limit))
+                continue
             parts.append(_composition_layout(prover, R[i], A[i], b, limit))
         return _all(f"composition({A}, {format_int_tuple(B)}) = {R} meets R(c) == A(B(c)) mode by mode", parts)
     if isinstance(B, int):

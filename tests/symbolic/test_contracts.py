@@ -82,3 +82,12 @@ def test_calc_prints_cutes_value_and_one_warning_line(capsys):
     code = main(["calc", "composition((4,6,8):(1,4,24), 6:3)"])
     out, err = capsys.readouterr()
     assert code == 0 and out.strip() == "6:3" and err == ""
+
+
+def test_a_nested_tiler_mode_is_checked_by_mode_again(capsys):
+    # found by the fuzz run: the by-mode check handed a nested tiler mode ((2,2)) to the layout check
+    code = main(["calc", "composition(L, L)", "--let", "L=(((2,2),2),2)"])
+    out, err = capsys.readouterr()
+    assert code == 0 and out.strip() == "(((2,2),2),2):(((1,2),4),8)" and "warning" not in err
+    assert contract("composition", P("((4,4),8):((1,4),16)"), ((2, 2), 4)).verdict == "proved"
+    assert contract("composition", P("((4,6),8):((2,3),5)"), ((6, 2), 4)).verdict in ("proved", "refuted")
