@@ -91,3 +91,22 @@ def test_a_nested_tiler_mode_is_checked_by_mode_again(capsys):
     assert code == 0 and out.strip() == "(((2,2),2),2):(((1,2),4),8)" and "warning" not in err
     assert contract("composition", P("((4,4),8):((1,4),16)"), ((2, 2), 4)).verdict == "proved"
     assert contract("composition", P("((4,6),8):((2,3),5)"), ((6, 2), 4)).verdict in ("proved", "refuted")
+
+
+def test_integer_tiles_underscores_and_nested_divide_modes_are_checked():
+    # found by the fuzz run's CLI entry point: these argument forms crashed calc's quick check
+    from symcute.core.layout import Underscore
+    assert contract("logical_product", P("4:1"), 2).verdict == "proved"
+    assert contract("composition", P("(8,8):(8,1)"), Underscore()).verdict == "proved"
+    assert contract("logical_divide", P("(8,8):(8,1)"), Underscore()).verdict == "proved"
+    assert contract("logical_divide", P("((4,4),8):((1,4),16)"), ((2, 2), 4)).verdict == "proved"
+
+
+@pytest.mark.parametrize("argv", [
+    ["calc", "logical_product(1:-2, rank(X))", "--let", "X=(2,1):(2,2)"],
+    ["calc", "composition(right_inverse(X), _)", "--let", "X=-1"],
+])
+def test_calc_prints_the_value_whatever_the_quick_check_takes(argv, capsys):
+    assert main(argv) == 0
+    out, err = capsys.readouterr()
+    assert out.strip() and "Traceback" not in err
