@@ -187,8 +187,10 @@ def test_exact_back_ends_decide_what_refinement_and_the_limit_leave_open():
     assert p.refuted and p.method in ("z3", "isl") and L(R(p.counterexample["index"])) != \
         core.composition(L, R)(p.counterexample["index"])
     inner = Layout((2, 2), (1, 1))
-    p = sym.prove(sym.Compose(Layout((2, 2), (1, 2)), inner), Layout((2, 2), (1, 2)), domain=1 << 25)
-    assert p.refuted and p.counterexample["index"] == 2
+    outer = Layout((2, 2), (1, 2))
+    p = sym.prove(sym.Compose(outer, inner), outer, domain=1 << 25)
+    i = p.counterexample["index"]  # any real one: Z3's model is not fixed (2 and 4 both seen)
+    assert p.refuted and 0 <= i < 1 << 25 and outer(inner(i)) != outer(i)
 
 
 def test_exact_back_ends_are_off_when_asked():
