@@ -30,6 +30,10 @@ contract also gives the true ``A o B`` as a floor/mod closed form
 
 from __future__ import annotations
 
+import contextlib
+import signal
+import threading
+
 from ..core import int_tuple as it
 from ..core.layout import Layout, format_int_tuple
 from ..errors import SymcuteError
@@ -391,13 +395,43 @@ def evaluate_checked(compute, z3_ms: int = 1000, isl_seconds: float = 2.0):
                 # exact back-ends' mode bound even enumerating a few inputs costs seconds (big ints)
                 return value, None
             try:
-                with exact.time_budget(z3_ms, isl_seconds):
+                with exact.time_budget(z3_ms, isl_seconds), _wall_clock_bound(QUICK_CHECK_SECONDS):
                     return value, contract(rule, *args, limit=1 << 12)
+            except _CheckTookTooLong:
+                return value, None
             except (SymcuteError, TypeError, AttributeError, IndexError, ValueError):
                 # the quick check follows a value CuTe computes: an argument form the contract does not
                 # take (tests/symbolic/test_contracts.py pins the forms it does) leaves that value unchecked
                 return value, None
     return value, None
+
+
+# The whole quick check, whatever back-end it reaches, stays within this many seconds
+# (complement(-4:1099511627776)'s check ran for minutes before this bound; found by the fuzz run).
+QUICK_CHECK_SECONDS = 3.0
+
+
+class _CheckTookTooLong(BaseException):
+    """Raised by the timer inside the quick check only (a BaseException, so no handler below swallows it)."""
+
+
+@contextlib.contextmanager
+def _wall_clock_bound(seconds: float):
+    if threading.current_thread() is not threading.main_thread():
+        yield  # signals reach the main thread only; the back-ends' own budgets still apply
+        return
+
+    def expire(signum, frame):
+        raise _CheckTookTooLong()
+    old = signal.signal(signal.SIGALRM, expire)
+    previous = signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+        if previous[0]:  # give an outer timer (the fuzz harness, a caller's) its remaining time back
+            signal.setitimer(signal.ITIMER_REAL, max(previous[0] - seconds, 1e-3), previous[1])
 
 
 def _flat_modes(values) -> int:

@@ -87,7 +87,9 @@ def _view(term, k: int):
     js = range(k) if k <= SELF_CHECK_BITS else sorted({round(i * (k - 1) / (SELF_CHECK_BITS - 1))
                                                        for i in range(SELF_CHECK_BITS)})
     if evaluate(term, 0) != c or any(evaluate(term, 1 << j) != m.columns[j] ^ c for j in js):
-        raise AssertionError(f"F2 view of {term} disagrees with core at a unit input")
+        # the bits view does not describe this term (seen for basis strides over negative extents, which
+        # CuTe cannot evaluate either): no GF(2) answer, the other back-ends decide or say unknown
+        return None
     return m, c
 
 
