@@ -265,9 +265,9 @@ def _z3_equal(ps: Params, fa, fb, size):
         return ("proved", "z3: no admissible parameters and index where they differ")
     if r == z3.sat:
         m = s.model()
-        inner = {p.inner: m.eval(env[p.inner], model_completion=True).as_long() for p in ps.params}
+        inner = {p.inner: m.evaluate(env[p.inner], model_completion=True).as_long() for p in ps.params}
         w = ps.user_values(inner)
-        idx = m.eval(q, model_completion=True).as_long()
+        idx = m.evaluate(q, model_completion=True).as_long()
         A, B = fa.layout.subs(w), fb.layout.subs(w)
         if A(idx) != B(idx):
             return ("refuted", "z3 model, re-evaluated with core", w, idx, (A(idx), B(idx)))
@@ -380,9 +380,9 @@ def _z3_injective(ps, f, size):
         return ("proved", "z3: no admissible parameters and two indices with one offset")
     if r == z3.sat:
         m = s.model()
-        inner = {p.inner: m.eval(env[p.inner], model_completion=True).as_long() for p in ps.params}
+        inner = {p.inner: m.evaluate(env[p.inner], model_completion=True).as_long() for p in ps.params}
         w = ps.user_values(inner)
-        i, j = m.eval(q1, model_completion=True).as_long(), m.eval(q2, model_completion=True).as_long()
+        i, j = m.evaluate(q1, model_completion=True).as_long(), m.evaluate(q2, model_completion=True).as_long()
         L = f.layout.subs(w)
         if L(i) == L(j) and i != j:
             return ("refuted", "z3 model, re-evaluated with core", w, (i, j), (L(i), L(j)))
@@ -420,9 +420,9 @@ def prove_formula(f: ParamFormula, expected, claim: str | None = None) -> ParamP
                           _conds(ps))
     if r is not None and r == z3.sat:
         m = s.model()
-        inner = {p.inner: m.eval(env[p.inner], model_completion=True).as_long() for p in ps.params}
+        inner = {p.inner: m.evaluate(env[p.inner], model_completion=True).as_long() for p in ps.params}
         w = ps.user_values(inner)
-        coord = {sym.name: m.eval(env[sym], model_completion=True).as_long() for sym in f.symbols()}
+        coord = {sym.name: m.evaluate(env[sym], model_completion=True).as_long() for sym in f.symbols()}
         lhs = _eval_axes(f, w, coord)
         rhs = int(exp_inner.xreplace({**{k: sympy.Integer(v) for k, v in inner.items()},
                                       **{sym: sympy.Integer(coord[sym.name]) for sym in f.symbols()}}))
