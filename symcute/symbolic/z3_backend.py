@@ -156,7 +156,7 @@ def _decide(s, enc, negation, *witness):
         return True, None
     if r == z3.sat:
         m = s.model()
-        return False, tuple(m.eval(w, model_completion=True).as_long() for w in witness)
+        return False, tuple(m.evaluate(w, model_completion=True).as_long() for w in witness)
     raise Exhausted(f"Z3 gave up after {TIMEOUT_MS} ms (symcute.symbolic.z3_backend.TIMEOUT_MS): {s.reason_unknown()}")
 
 

@@ -133,7 +133,7 @@ def decide_z3(params, fact, extra_symbols=()) -> Verdict:
         return Verdict(Decision.PROVED, how="z3")
     if r == z3.sat:
         m = s.model()
-        values = {sym: m.eval(v, model_completion=True).as_long() for sym, v in env.items()}
+        values = {sym: m.evaluate(v, model_completion=True).as_long() for sym, v in env.items()}
         check = fact.xreplace({k: sympy.Integer(v) for k, v in values.items()})
         if check is sympy.false or (check.is_Boolean and sympy.simplify(check) is sympy.false):
             inner = {p.inner: values[p.inner] for p in params.params}
