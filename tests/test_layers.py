@@ -152,3 +152,86 @@ def test_downward_and_beside_imports_pass(tmp_path):
     (root / "hwcheck" / "x.py").write_text("from ..oracle import toolchain\nfrom ..atoms import mma_atom\n")
     (root / "cli" / "x.py").write_text("def f():\n    from ..hwcheck import x\n    from .. import __version__\n")
     assert violations(root) == []
+
+
+# --- no private name across packages -------------------------------------------------------------
+
+def _is_private(name: str) -> bool:
+    """``_leaves`` is private; CuTe's ``_`` (the underscore of slicing) and dunders are not."""
+    return name.startswith("_") and name != "_" and not (name.startswith("__") and name.endswith("__"))
+
+
+def private_imports(root: pathlib.Path = ROOT) -> list[str]:
+    """Every ``from X import _name`` and ``module._name`` (``module`` bound by an import) that crosses packages.
+
+    A package is a top-level entry of ``symcute/`` (``core``, ``recipes``, ``markup``, ...): inside one
+    package a private helper may be shared; across packages it must be made public first.
+    """
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        name, is_package = _module_name(path, root)
+        package = name if is_package else name.rpartition(".")[0]
+        src = layer_of(name, root.name)
+        where = path.relative_to(root.parent)
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        modules = {}   # local name -> the symcute module it is bound to
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                if node.level:
+                    base = package.split(".")
+                    target = ".".join(base[:len(base) - (node.level - 1)] + ([node.module] if node.module else []))
+                else:
+                    target = node.module or ""
+                for alias in node.names:
+                    sub = f"{target}.{alias.name}"
+                    if _exists(sub, root):
+                        modules[alias.asname or alias.name] = sub
+                    dst = layer_of(sub if _exists(sub, root) else target, root.name)
+                    if dst is not None and dst != src and _is_private(alias.name):
+                        found.append(f"{where}:{node.lineno}: {src} imports {alias.name} from {target}")
+            elif isinstance(node, ast.Import):
+                for alias in node.names:
+                    modules[alias.asname or alias.name] = alias.name
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in modules
+                    and _is_private(node.attr)):
+                dst = layer_of(modules[node.value.id], root.name)
+                if dst is not None and dst != src:
+                    found.append(f"{where}:{node.lineno}: {src} reads {node.attr} of {modules[node.value.id]}")
+    return found
+
+
+def test_no_private_name_is_imported_across_packages():
+    assert private_imports() == []
+
+
+@pytest.mark.parametrize("where, text, expected", [
+    ("recipes/x.py", "def f():\n    from ..symbolic.parametric.layout import _leaves\n",
+     "recipes imports _leaves from symcute.symbolic.parametric.layout"),
+    ("report/x.py", "from ..core import layout as L\nL._fmt(1)\n", "report reads _fmt of symcute.core.layout"),
+    ("cli/x.py", "import symcute.markup\nsymcute.markup\nfrom symcute.markup import _esc\n",
+     "cli imports _esc from symcute.markup"),
+])
+def test_the_scan_finds_a_private_import(tmp_path, where, text, expected):
+    root = tmp_path / "symcute"
+    for pkg in ("core", "core/layout", "symbolic", "symbolic/parametric", "recipes", "report", "cli"):
+        (root / pkg).mkdir(parents=True)
+        (root / pkg / "__init__.py").write_text("")
+    (root / "symbolic" / "parametric" / "layout.py").write_text("")
+    (root / "__init__.py").write_text("")
+    (root / "markup.py").write_text("")
+    (root / where).write_text(text)
+    found = private_imports(root)
+    assert len(found) == 1 and expected in found[0], found
+
+
+def test_private_names_inside_one_package_and_cutes_underscore_pass(tmp_path):
+    root = tmp_path / "symcute"
+    for pkg in ("core", "recipes"):
+        (root / pkg).mkdir(parents=True)
+        (root / pkg / "__init__.py").write_text("")
+    (root / "__init__.py").write_text("")
+    (root / "recipes" / "y.py").write_text("_z = 1\n")
+    (root / "recipes" / "x.py").write_text("from .y import _z\nfrom . import y\ny._z\nfrom ..core import _\n"
+                                           "from ..core import __doc__\n")
+    assert private_imports(root) == []

@@ -23,6 +23,7 @@ import random
 import sympy
 
 from ..core import Layout, _, composition, slice_, zipped_divide
+from ..core.int_tuple import flatten_to_tuple
 from ..trace.derivation import Derivation
 from .steps import _atom_layout, add_table, cute
 
@@ -167,8 +168,7 @@ def _copy_section(d, ps, loose, gA, bm, bk, BM, BK) -> None:
 
 
 def _leaves_of(L):
-    from ..symbolic.parametric.layout import _leaves
-    return _leaves(L.shape)
+    return flatten_to_tuple(L.shape)
 
 
 def _e(x):
@@ -195,8 +195,7 @@ def _names(tiled, tv_layout):
     (thr_names, val_names) = tiled.layoutA_TV_names()
     flat = lambda t: [x for y in t for x in flat(y)] if isinstance(t, tuple) else [t]
     names = [n for n in flat(thr_names) + flat(val_names) if not n.startswith("_")]
-    from ..symbolic.parametric.layout import _leaves
-    rest = len(_leaves(tv_layout.shape)) - len(names)
+    rest = len(flatten_to_tuple(tv_layout.shape)) - len(names)
     return names + (["rm", "rk"][:rest] if rest <= 2 else [f"r{i}" for i in range(rest)])
 
 
@@ -226,8 +225,7 @@ def _static_tv_check(tiled, f, m_expr, k_expr, BM, BK) -> dict:
     weights = [int(target.coeff(s, 1)) for s in syms]
     lin = lambda *digits: sum(d * w for d, w in zip(digits, weights))  # noqa: E731
     # the static reference is indexed colexicographically over the same flat modes as f's layout
-    from ..symbolic.parametric.layout import _leaves
-    leaves = _leaves(f.layout.shape)
+    leaves = flatten_to_tuple(f.layout.shape)
     keep = [not (type(s) is int and s == 1) for s in leaves]
     bad = None
     count = 0
