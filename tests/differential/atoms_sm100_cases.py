@@ -4,7 +4,7 @@ Each case prints the traits CuTe defines (ThrID, Shape_MNK, A/B/C layouts and
 the extra ELayout / SFALayout / SFBLayout; for copies ThrID, ValID, Src/Dst/Ref
 and the value-type forms) and computes the same text with symcute.  Samples
 cover every family and every parameter axis (M, N, majors, value types, VS,
-ScaleC, saturate); ``SYMCUTE_DIFF_LARGE=1`` takes every allowed (M, N).
+ScaleC, saturate); ``SYMCUTE_LARGE=1`` takes every allowed (M, N).
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ one case per other axis (majors, ScaleIn, saturate, ScaleC, VS, value types)
 and the refusals; every SM120 family on a spread of its type combinations;
 sparse GMMA at N = 8 and 256 for a third of the families and a few extended
 N; every SM100 copy atom's bit traits with one value type; every TMA/bulk
-traits form.  ``SYMCUTE_DIFF_LARGE=1`` takes every N, every type combination,
+traits form.  ``SYMCUTE_LARGE=1`` takes every N, every type combination,
 every sparse GMMA specialisation and four value types per copy atom.
 """
 

@@ -3,7 +3,7 @@
 CI runs every warp-level MMA atom's traits, a deterministic sample of the GMMA
 families, every copy atom, and a small deterministic sample of TiledMMA /
 TiledCopy / fragment configurations (about 2 CPU-minutes of g++ without the
-result memo: a TiledMMA program costs 1.5-4 s to compile).  ``SYMCUTE_DIFF_LARGE=1`` runs every catalogued atom and the full
+result memo: a TiledMMA program costs 1.5-4 s to compile).  ``SYMCUTE_LARGE=1`` runs every catalogued atom and the full
 sweep: every warp atom x atom layouts 1x1x1, 2x2x1, 2x1x1, 1x2x1, 4x1x1, 2x4x1 x
 four permutations, plus GMMA samples, LDSM/UniversalCopy tiled copies over A
 and B, fragments and their retile_D.

@@ -1,7 +1,7 @@
 """The core algebra against real CuTe: seed values, CuTe's unit-test inputs, random sweeps.
 
 CI runs CASES_CI random cases per operation (valid and invalid, reproducible
-by SEED); ``SYMCUTE_DIFF_LARGE=1`` runs CASES_LARGE.  A mismatch prints the
+by SEED); ``SYMCUTE_LARGE=1`` runs CASES_LARGE.  A mismatch prints the
 call in symcute's expression language (paste it into ``symcute calc``) with
 both results.
 """

@@ -17,7 +17,7 @@ settle.  A result whose exact value exceeds a 32-bit ``int`` (CuTe's run-time
 int wraps there) is counted (``int32-overflow``) and not compared.
 
 CI runs CASES_CI cases per operation (at least 40 must agree); with
-``SYMCUTE_DIFF_LARGE=1`` CASES_LARGE (at least 300 agreeing per operation).
+``SYMCUTE_LARGE=1`` CASES_LARGE (at least 300 agreeing per operation).
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from .harness import COUNTS, large, oracle_or_skip
 from .param_cases import OPS, cases
 
 SEED = int(os.environ.get("SYMCUTE_DIFF_SEED", "2026"))
-CASES_CI = 60   # ~2 min of g++ on CI for the 14 operations; SYMCUTE_DIFF_LARGE=1 for the full count
+CASES_CI = 60   # ~2 min of g++ on CI for the 14 operations; SYMCUTE_LARGE=1 for the full count
 CASES_LARGE = 450
 
 

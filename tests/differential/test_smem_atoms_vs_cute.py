@@ -27,7 +27,7 @@ oracle_pkg = pytest.importorskip("symcute.oracle")
 TYPES = {"half_t": "cute::half_t", "bfloat16_t": "cute::bfloat16_t", "float": "float",
          "tfloat32_t": "cute::tfloat32_t", "uint8_t": "uint8_t", "float_e4m3_t": "cute::float_e4m3_t",
          "double": "double"}
-# the algebra on the atoms for these types (all four with SYMCUTE_DIFF_LARGE=1: about 700 cases, 2 minutes)
+# the algebra on the atoms for these types (all four with SYMCUTE_LARGE=1: about 700 cases, 2 minutes)
 TILED_TYPES = ("half_t", "float", "uint8_t", "tfloat32_t") if large() else ("half_t", "uint8_t")
 NAMES = [n for n in smem_layout_atom_names() if n.startswith("GMMA::")] + \
     ["UMMA::Layout_MN_SW128_32B_Atom", "UMMA::Layout_K_SW64_Atom"]

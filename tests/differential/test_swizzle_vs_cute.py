@@ -11,7 +11,7 @@ production swizzles and the GMMA shared-memory atoms, and random cases per
 operation, reproducible from ``SYMCUTE_DIFF_SEED``.  Swizzle cases are costly
 to compile (40-400 ms each), so CI runs ``CI_CASES[op]`` random cases per
 operation (about a minute on 2 cores); ``SYMCUTE_DIFF_SWIZZLE_N=300`` runs 300
-(or any number) per operation and ``SYMCUTE_DIFF_LARGE=1`` runs 2000.
+(or any number) per operation and ``SYMCUTE_LARGE=1`` runs 2000.
 """
 
 from __future__ import annotations

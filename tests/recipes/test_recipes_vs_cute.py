@@ -1,7 +1,7 @@
 """The values every committed proof shows are CuTe's: one g++ program prints them with the real headers.
 
 Skips when real CuTe (g++ and the CUTLASS headers, through symcute.oracle) is not available.  By
-default only the seed's configuration is compiled (one program, a few seconds); ``SYMCUTE_DIFF_LARGE=1``
+default only the seed's configuration is compiled (one program, a few seconds); ``SYMCUTE_LARGE=1``
 adds every other configuration of proofs/ (operands B and C, SM75, SM90 GMMA).
 """
 

@@ -6,7 +6,7 @@ wider wall-clock one; signals need the main thread, as pytest runs tests) and re
 exception, a RecursionError, a MemoryError, a run past the time bound -- fails
 the test with the input that caused it.
 
-Sizes: a small sample in CI; ``SYMCUTE_FUZZ_LARGE=1`` runs at least 100,000
+Sizes: a small sample in CI; ``SYMCUTE_LARGE=1`` runs at least 100,000
 generated inputs per entry point (``SYMCUTE_FUZZ_EXAMPLES=N`` sets any count).
 The number of inputs each entry point really ran is counted in ``COUNTS`` and
 printed at the end of the session (``conftest.py``), so a large run reports

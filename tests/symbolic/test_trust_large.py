@@ -8,7 +8,7 @@ refinement, the chain arguments or Z3 first), and every "proved" is also
 spot-checked with core at random inputs.  Every counterexample is re-evaluated
 with core here.  No false proof, no false refutation, unknown under 1%.
 
-CI runs N_CI claims; ``SYMCUTE_DIFF_LARGE=1`` runs N_LARGE (``SYMCUTE_TRUST_SEED``,
+CI runs N_CI claims; ``SYMCUTE_LARGE=1`` runs N_LARGE (``SYMCUTE_TRUST_SEED``,
 ``SYMCUTE_TRUST_PROGRESS=FILE`` for progress lines every 250 claims).
 """
 
@@ -24,6 +24,7 @@ import symcute.symbolic as sym
 from symcute.symbolic import exact, isl_backend
 from symcute.symbolic.claims import image_contains, images_disjoint
 
+from ..large import large_run
 from .trust_counts import COUNTS
 
 N_CI = int(os.environ.get("SYMCUTE_TRUST_N", "200"))
@@ -31,10 +32,6 @@ N_LARGE = 6000
 SEED = int(os.environ.get("SYMCUTE_TRUST_SEED", "20261201"))
 REFERENCE_SECONDS = float(os.environ.get("SYMCUTE_TRUST_REFERENCE_SECONDS", "3"))
 KINDS = ("equal", "compose", "right", "left", "injective", "surjective", "bijective", "disjoint", "contains")
-
-
-def _large() -> bool:
-    return os.environ.get("SYMCUTE_DIFF_LARGE") == "1"
 
 
 def big_layout(rng, bits):
@@ -308,7 +305,7 @@ def run_trust(n: int):
 
 
 def test_claims_of_every_kind_at_every_size():
-    n = N_LARGE if _large() else N_CI
+    n = N_LARGE if large_run() else N_CI
     counts = run_trust(n)
     # under 1% (the large run); the CI sample of 200 allows 2, since Z3's and ISL's time bounds make a
     # rare hard claim undecided on a slow machine
