@@ -25,16 +25,17 @@ def exchange_sort_by_stride(strides: tuple) -> list[int]:
     @post the same permutation as CuTe's double loop (``for i: for j > i: if
           key[j] < key[i]: swap``), which tests/core/test_inverse_order.py checks
           against a literal transcription of that loop.
+    Cost: O(n log n) for n modes (the literal loop, O(n^2), below a small n).
     """
     n = len(strides)
     if len(set(strides)) == n:  # distinct keys: any sort gives CuTe's order
         return sorted(range(n), key=strides.__getitem__)
     if n <= _SMALL_EXCHANGE_SORT:
         return _exchange_sort_loop(strides)
-    return _exchange_sort_passes(strides)
+    return _exchange_sort_queues(strides)
 
 
-# Below this many modes the literal loop is cheaper than setting up numpy.
+# Below this many modes the literal loop is cheaper than the queues' bookkeeping.
 _SMALL_EXCHANGE_SORT = 64
 
 
@@ -48,33 +49,97 @@ def _exchange_sort_loop(strides: tuple) -> list[int]:
     return [i for _, i in pairs]
 
 
-def _exchange_sort_passes(strides: tuple) -> list[int]:
-    # Pass i of CuTe's loop swaps position i with every j > i whose key is below
-    # the current one: the elements it touches are exactly the strict running
-    # minima of key[i:], and the pass rotates them one step along that chain
-    # (the last minimum lands at i).  numpy finds the chain in C, so a pass costs
-    # O(n) machine work instead of O(n) Python steps; keys become dense ranks so
-    # arbitrarily large Python ints fit in int64.
-    import numpy as np
-
-    ranks = {d: r for r, d in enumerate(sorted(set(strides)))}
-    key = np.array([ranks[d] for d in strides], dtype=np.int64)
-    idx = np.arange(len(strides), dtype=np.int64)
+def _exchange_sort_queues(strides: tuple) -> list[int]:
+    # The result holds the modes of each stride value v in one block; what the exchange
+    # sort decides is the order inside a block.  That order depends only on where the
+    # smaller strides sit (larger strides never reorder two v's: tests/core/
+    # test_inverse_order.py checks this by brute force).  Read the input from the first
+    # v on, 1 for a v and 0 for a smaller stride: pass t finds a 1 at position t and swaps
+    # it with the t-th 0, so the positions behave as a queue: a 1 appends a new v at the
+    # back, a 0 moves the v at the front to the back.  The block's order is the queue at
+    # the end: c pushes, a rotation between consecutive v's by the count of smaller
+    # strides between them (a Fenwick tree over positions), O(c log n) for c modes of
+    # value v and O(n log n) in all.
     n = len(strides)
-    i = 0
-    while i < n - 1:
-        rest = key[i:]
-        running = np.minimum.accumulate(rest)
-        if running[-1] == rest[0]:  # key[i] is already a minimum of the rest: no swap
-            i += 1
-            continue
-        chain = np.flatnonzero(rest[1:] < running[:-1]) + (i + 1)
-        positions = np.concatenate(([i], chain))
-        moved_key, moved_idx = key[positions], idx[positions]
-        key[chain], idx[chain] = moved_key[:-1], moved_idx[:-1]
-        key[i], idx[i] = moved_key[-1], moved_idx[-1]
-        i += 1
-    return [int(v) for v in idx]
+    order = sorted(range(n), key=strides.__getitem__)  # stable: each block in input order
+    smaller = _Fenwick(n)  # positions of the modes of strides below the current block's
+    result = []
+    start = 0
+    while start < n:
+        v = strides[order[start]]
+        end = start + 1
+        while end < n and strides[order[end]] == v:
+            end += 1
+        block = order[start:end]
+        if len(block) == 1:
+            result.append(block[0])
+        else:
+            before = [smaller.prefix(p) for p in block]  # smaller strides left of each v
+            before.append(start)                          # all of them: the rotations after the last v
+            result.extend(_queue_after_rotations(block, before))
+        for p in block:
+            smaller.add(p)
+        start = end
+    return result
+
+
+def _queue_after_rotations(items: list, before: list) -> list:
+    """The queue after: push ``items[i]``, then rotate ``before[i+1] - before[i]`` times, for each i.
+
+    The queue is a circular list with a head; a push inserts just before the head.  The
+    insertion indices are known as we go, so the final list is rebuilt offline from the
+    last insertion to the first, each taking the k-th free slot (a Fenwick tree): O(c log c).
+    """
+    c = len(items)
+    head, at = 0, []
+    for i in range(c):
+        at.append(head)             # inserted at `head` into a list of i items
+        size = i + 1
+        head = (head + 1 + before[i + 1] - before[i]) % size
+    free = _Fenwick(c, full=True)
+    slots = [0] * c
+    for i in range(c - 1, -1, -1):
+        slot = free.kth(at[i] + 1)
+        free.add(slot, -1)
+        slots[slot] = items[i]
+    return slots[head:] + slots[:head]
+
+
+class _Fenwick:
+    """Counts over positions ``0..n-1``: add, prefix counts, and the k-th counted position."""
+
+    __slots__ = ("n", "tree")
+
+    def __init__(self, n: int, full: bool = False):
+        self.n = n
+        self.tree = [(i & -i) if full else 0 for i in range(n + 1)]  # full: every position counted once
+
+    def add(self, p: int, delta: int = 1) -> None:
+        tree, n = self.tree, self.n
+        p += 1
+        while p <= n:
+            tree[p] += delta
+            p += p & -p
+
+    def prefix(self, p: int) -> int:
+        """Count of positions < p."""
+        tree, total = self.tree, 0
+        while p > 0:
+            total += tree[p]
+            p -= p & -p
+        return total
+
+    def kth(self, k: int) -> int:
+        """The position of the k-th counted position (1-based k)."""
+        tree, pos = self.tree, 0
+        step = 1 << self.n.bit_length()
+        while step:
+            nxt = pos + step
+            if nxt <= self.n and tree[nxt] < k:
+                pos = nxt
+                k -= tree[nxt]
+            step >>= 1
+        return pos
 
 
 def _coalesced_modes(layout: Layout, op: str):
