@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
+from .cli_runner import run_cli
 from .large import large_run
 
 settings.register_profile("ci", max_examples=200, deadline=None,
@@ -17,6 +18,13 @@ settings.register_profile("ci", max_examples=200, deadline=None,
 settings.register_profile("large", max_examples=5000, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("large" if large_run() else "ci")
+
+
+@pytest.fixture
+def cli():
+    """Run the symcute command in-process: ``code, out, err = cli("calc", "4:1")`` (see tests/cli_runner.py)."""
+    return run_cli
+
 
 _CUTE_DIRS = {"differential", "oracle"}
 _CUTE_WORDS = ("CuteOracle", "oracle_or_skip", "symcute.oracle")

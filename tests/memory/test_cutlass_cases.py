@@ -1,16 +1,13 @@
 """symcute bank on CUTLASS's own smem layouts: the sgemm tutorial (NT and TN) and the SM80 tensor-core tiles."""
 
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 
 from symcute import ComposedLayout, Layout, Swizzle, tile_to_shape
 from symcute.atoms import copy_atom, make_tiled_copy_A, make_tiled_mma
 from symcute.memory import bank_conflicts, shared_access
 
-ROOT = Path(__file__).resolve().parents[2]
+from ..cli_runner import run_cli_process
+
 
 # sgemm (examples/cute/tutorial/sgemm_1.cu): 256 threads as tC = (16,16); thread (tm, tn) reads A rows
 # m = tm + 16 i of every k of the (128, 8) tile
@@ -39,17 +36,15 @@ def test_ldmatrix_trans_over_an_m_major_128x8_atom(sw, ways):
 
 
 def _cli(*args):
-    env = {"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}
-    return subprocess.run([sys.executable, "-m", "symcute", "bank", *args], capture_output=True, text=True,
-                          env=env, cwd=ROOT)
+    return run_cli_process("bank", *args, env={"PATH": "/usr/bin:/bin"})
 
 
 def test_cli_reports_the_sm80_conflict_with_named_sub_axes_and_the_fix():
     p = _cli("--smem", "(32,64):(64,1)", "--fix")
-    assert p.returncode == 0, p.stderr
-    assert "8-way" in p.stdout and "t0t1_0=1" in p.stdout and "fix: best Sw<3,3,3>" in p.stdout
+    assert p.code == 0, p.err
+    assert "8-way" in p.out and "t0t1_0=1" in p.out and "fix: best Sw<3,3,3>" in p.out
     p = _cli("--smem", "Sw<3,3,3> o 0 o (32,64):(64,1)")
-    assert p.returncode == 0 and "conflict-free" in p.stdout
+    assert p.code == 0 and "conflict-free" in p.out
 
 
 @pytest.mark.parametrize("args, what", [
@@ -60,13 +55,13 @@ def test_cli_reports_the_sm80_conflict_with_named_sub_axes_and_the_fix():
 ])
 def test_cli_bad_input_is_one_line_and_exit_2(args, what):
     p = _cli(*args)
-    assert p.returncode == 2 and p.stdout == ""
-    assert len(p.stderr.strip().splitlines()) == 1 and what in p.stderr
+    assert p.code == 2 and p.out == ""
+    assert len(p.err.strip().splitlines()) == 1 and what in p.err
 
 
 def test_cli_writes_the_svg(tmp_path):
     out = tmp_path / "b.svg"
     p = _cli("--smem", "(32,64):(64,1)", "--svg", str(out))
-    assert p.returncode == 0 and out.read_text().startswith("<svg") and "#e74c3c" in out.read_text()
+    assert p.code == 0 and out.read_text().startswith("<svg") and "#e74c3c" in out.read_text()
     p = _cli("--smem", "(32,64):(64,1)", "--svg", str(tmp_path / "no" / "such" / "b.svg"))
-    assert p.returncode == 2 and len(p.stderr.splitlines()) == 1
+    assert p.code == 2 and len(p.err.splitlines()) == 1

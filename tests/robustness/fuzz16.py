@@ -26,7 +26,6 @@ the counts; ``python -m tests.robustness.fuzz16 OUT.json N SEED`` runs every gen
 from __future__ import annotations
 
 import contextlib
-import io
 import json
 import os
 import random
@@ -41,6 +40,8 @@ from collections import Counter
 from pathlib import Path
 
 from symcute.errors import SymcuteError
+
+from .. import cli_runner
 
 CPU_BOUND = {"expr": 3.0, "cli": 6.0, "huge": 8.0, "fs": 10.0}
 DEFAULT_BOUND = 3.0
@@ -183,14 +184,6 @@ def run_expr(inp):
     return language.evaluate(text, env)
 
 
-def _main(argv):
-    from symcute.cli import main
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = main(argv)
-    return code, out.getvalue(), err.getvalue()
-
-
 def gen_cli(rng):
     text, env = gen_expr(rng)
     lets = [a for k, v in env.items() for a in ("--let", f"{k}={v}")]
@@ -210,7 +203,7 @@ def gen_cli(rng):
 
 
 def run_cli(argv):
-    code, out, err = _main(argv)
+    code, out, err = cli_runner.run_cli(argv)
     if code == 2 and not (err.endswith("\n") and err.count("\n") == 1):
         raise AssertionError(f"exit 2 without exactly one line on stderr: {err[:300]!r}")
     if "Traceback" in err:
@@ -263,7 +256,7 @@ def _docs():
         _DOCS["proof"] = [sym.prove_right_inverse(sc.Layout.parse("(4,8):(8,1)")).to_json(),
                           sym.is_injective(sc.Layout.parse("(4,2):(1,1)")).to_json()]
         d = tempfile.mkdtemp(prefix="fuzz16-emit-")
-        code, _, err = _main(["hwcheck", "--atom", "SM80_16x8x8_F16F16F16F16_TN", "--emit", d])
+        code, _, err = cli_runner.run_cli(["hwcheck", "--atom", "SM80_16x8x8_F16F16F16F16_TN", "--emit", d])
         assert code == 0, err
         _DOCS["manifest"] = [Path(d, "manifest.json").read_text()]
         _DOCS["results"] = ['{"kind":"env","manifest":"%s","device":"x","start":0}' % json.loads(

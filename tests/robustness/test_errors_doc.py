@@ -23,7 +23,7 @@ from symcute.expr import derive_expr
 from symcute import expr as language
 from symcute.errors import LimitError, ParseError, SymcuteError, LayoutError
 
-from .test_fuzz_cli import run_main
+from ..cli_runner import run_cli
 
 DOC = pathlib.Path(__file__).resolve().parents[2] / "docs" / "errors.md"
 TEXT = DOC.read_text(encoding="utf-8")
@@ -67,7 +67,7 @@ def test_the_catalog_is_read():
 @pytest.mark.parametrize("cls,section,argv,expected", EXAMPLES,
                          ids=[" ".join(a)[:60] for _, _, a, _ in EXAMPLES])
 def test_console_example(cls, section, argv, expected):
-    code, out, err = run_main(argv)
+    code, out, err = run_cli(argv)
     assert code == 2, (argv, out, err)
     assert len(expected) == 1, f"an example shows exactly one line of stderr: {expected}"
     assert err.endswith("\n") and err.count("\n") == 1, err
@@ -118,13 +118,13 @@ def _exhaustive():
 
 
 def _lint_elements():
-    code, _, err = run_main(["lint", "--mma-shape", "16,8,16", "--a", f"(32,{1 << 62}):(1,32)", "--b", "(32,4):(1,32)",
+    code, _, err = run_cli(["lint", "--mma-shape", "16,8,16", "--a", f"(32,{1 << 62}):(1,32)", "--b", "(32,4):(1,32)",
                              "--c", "(32,4):(1,32)"])
     assert code == 2 and "exceeds the limit of 16777216" in err
 
 
 def _lint_offsets():
-    code, _, err = run_main(["lint", "--mma-shape", "16,8,16", "--a", f"(32,8):(1,{1 << 63})", "--b", "(32,4):(1,32)",
+    code, _, err = run_cli(["lint", "--mma-shape", "16,8,16", "--a", f"(32,8):(1,{1 << 63})", "--b", "(32,4):(1,32)",
                              "--c", "(32,4):(1,32)"])
     assert code == 2 and "do not fit in 64-bit integers" in err
 
@@ -161,7 +161,7 @@ def _hwcheck_trials():
 
 
 def _error_line():
-    code, _, err = run_main(["calc", "complement(L)", "--let", "L=(" + ",".join(["2"] * 3000) + "):(" + ",".join(["1"] * 3000) + ")"])
+    code, _, err = run_cli(["calc", "complement(L)", "--let", "L=(" + ",".join(["2"] * 3000) + "):(" + ",".join(["1"] * 3000) + ")"])
     assert code == 2 and err.count("\n") == 1 and "more characters)" in err and len(err) < 4200
 
 

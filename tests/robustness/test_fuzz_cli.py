@@ -17,8 +17,6 @@ tested in test_preconditions.py.
 from __future__ import annotations
 
 import argparse
-import contextlib
-import io
 import json
 import os
 import subprocess
@@ -27,8 +25,9 @@ import sys
 import pytest
 from hypothesis import given, strategies as st
 
-from symcute.cli import build_parser, main
+from symcute.cli import build_parser
 
+from ..cli_runner import run_cli
 from .harness import CLI_TIME_BOUND, OUTCOMES, fuzz_settings, outcome
 from .strategies import EXPR_SEEDS, HOSTILE, LAYOUT_SEEDS, MMA_SEEDS, COPY_SEEDS, NAMES_SEEDS, SEED_A, mutated
 
@@ -150,13 +149,6 @@ def _walks_catalog(argv) -> bool:
     return "derive" in argv[:1] and "catalog" in words and "--filter" not in argv
 
 
-def run_main(argv):
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = main(argv)
-    return code, out.getvalue(), err.getvalue()
-
-
 def check_exit(argv, code, err):
     assert code in (0, 1, 2, 3), (argv, code, err)
     assert "Traceback" not in err, (argv, err)
@@ -172,7 +164,7 @@ def test_cli_fuzz(files):
     def fuzz(argv):
         if _walks_catalog(argv):
             return
-        kind, result = outcome("cli main(argv)", run_main, argv, seconds=CLI_TIME_BOUND)
+        kind, result = outcome("cli main(argv)", run_cli, argv, seconds=CLI_TIME_BOUND)
         assert kind == "value", (argv, result)  # main itself never raises, SymcuteError included
         code, _, err = result
         check_exit(argv, code, err)

@@ -11,7 +11,8 @@ import symcute as sc
 from symcute import Layout
 from symcute.errors import LayoutError
 
-from .test_fuzz_cli import check_exit, run_main
+from ..cli_runner import run_cli
+from .test_fuzz_cli import check_exit
 
 E = Layout((), ())
 
@@ -31,7 +32,7 @@ E = Layout((), ())
     ["derive", "expr", "coalesce(L)", "--let", "L=():()"],
 ])
 def test_empty_layout_commands_are_one_line_errors(argv):
-    code, out, err = run_main(argv)
+    code, out, err = run_cli(argv)
     check_exit(argv, code, err)
     assert code == 2 and ("no modes" in err or "empty mode" in err), err
     assert "tuple index out of range" not in err and "is not a valid call" not in err

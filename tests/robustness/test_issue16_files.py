@@ -9,7 +9,8 @@ import pytest
 from symcute import files
 from symcute.errors import SymcuteError
 
-from .test_fuzz_cli import check_exit, run_main
+from ..cli_runner import run_cli
+from .test_fuzz_cli import check_exit
 
 ATOM = "SM80_16x8x8_F16F16F16F16_TN"
 
@@ -17,7 +18,7 @@ ATOM = "SM80_16x8x8_F16F16F16F16_TN"
 @pytest.fixture(scope="module")
 def emitted(tmp_path_factory):
     d = tmp_path_factory.mktemp("emit")
-    code, out, err = run_main(["hwcheck", "--atom", ATOM, "--emit", str(d)])
+    code, out, err = run_cli(["hwcheck", "--atom", ATOM, "--emit", str(d)])
     assert code == 0, err
     return d, (d / "manifest.json").read_text()
 
@@ -39,7 +40,7 @@ def test_hostile_results_lines_are_one_line_errors(emitted, line, expected):
     (d / "manifest.json").write_text(manifest)
     (d / "results.jsonl").write_text(line + "\n")
     argv = ["hwcheck", "--results", str(d / "results.jsonl")]
-    code, out, err = run_main(argv)
+    code, out, err = run_cli(argv)
     check_exit(argv, code, err)
     assert code == 2 and re.search(expected, err), err
     assert str(d / "results.jsonl") in err
@@ -64,7 +65,7 @@ def test_hostile_manifests_are_one_line_errors(emitted, edit, expected):
     (d / "manifest.json").write_text(json.dumps(m))
     (d / "results.jsonl").write_text('{"kind":"case","index":0,"status":"ok","d":["00"]}\n')
     argv = ["hwcheck", "--results", str(d / "results.jsonl")]
-    code, out, err = run_main(argv)
+    code, out, err = run_cli(argv)
     check_exit(argv, code, err)
     assert code == 2 and re.search(expected, err), err
     (d / "manifest.json").write_text(manifest)
@@ -79,7 +80,7 @@ def test_hostile_user_atom_files(tmp_path, text, expected):
     p = tmp_path / "atoms.json"
     p.write_text(text)
     argv = ["hwcheck", "--user-json", str(p), "--emit", str(tmp_path / "out")]
-    code, out, err = run_main(argv)
+    code, out, err = run_cli(argv)
     check_exit(argv, code, err)
     assert code == 2 and expected in err and str(p) in err, err
 
@@ -101,7 +102,7 @@ def test_emit_replaces_a_planted_link_and_never_writes_through_it(tmp_path):
     out.mkdir()
     (out / "run.sh").symlink_to(victim)
     (out / "manifest.json").symlink_to(victim)
-    code, _, err = run_main(["hwcheck", "--atom", ATOM, "--emit", str(out)])
+    code, _, err = run_cli(["hwcheck", "--atom", ATOM, "--emit", str(out)])
     assert code == 0, err
     assert victim.read_text() == "secret\n" and stat.S_IMODE(victim.stat().st_mode) == 0o600
     for name, mode in (("run.sh", 0o755), ("manifest.json", 0o644), ("hwcheck.cu", 0o644)):
@@ -117,7 +118,7 @@ def test_copy_headers_never_removes_through_a_link(tmp_path):
     out = tmp_path / "out"
     out.mkdir()
     (out / "include").symlink_to(elsewhere)
-    code, _, err = run_main(["hwcheck", "--atom", ATOM, "--emit", str(out), "--copy-headers"])
+    code, _, err = run_cli(["hwcheck", "--atom", ATOM, "--emit", str(out), "--copy-headers"])
     assert code == 0, err
     assert (elsewhere / "cute" / "keep.txt").read_text() == "keep"
     assert not (out / "include").is_symlink() and (out / "include" / "cute" / "layout.hpp").is_file()
@@ -128,7 +129,7 @@ def test_derive_output_is_atomic_and_replaces_a_link(tmp_path):
     victim.write_text("keep\n")
     target = tmp_path / "proof.md"
     target.symlink_to(victim)
-    code, _, err = run_main(["derive", "expr", "right_inverse(4:1)", "-o", str(target)])
+    code, _, err = run_cli(["derive", "expr", "right_inverse(4:1)", "-o", str(target)])
     assert code == 0, err
     assert victim.read_text() == "keep\n" and not target.is_symlink() and "right" in target.read_text()
     assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")] == []

@@ -5,35 +5,28 @@ did-you-mean work, tested in tests/expr.)
 """
 
 import os
-import subprocess
-import sys
 
 import pytest
 
 from symcute.core import budget
 from symcute.errors import LimitError, SymcuteError
 
+from ..cli_runner import run_cli, run_cli_process
 from .harness import outcome
-from .test_fuzz_cli import check_exit, run_main
-
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from .test_fuzz_cli import check_exit
 
 
 @pytest.mark.parametrize("value", ["-1", "\u0663", " 7", "1e3", "0x10"])
 def test_exhaustive_limit_env_takes_ascii_digits_only(value):
     # was: -1 silently became 0, and the Arabic-Indic digit 3 read as 3
-    env = dict(os.environ, SYMCUTE_EXHAUSTIVE_LIMIT=value, PYTHONPATH=ROOT)
-    p = subprocess.run([sys.executable, "-m", "symcute", "prove", "injective", "4:1"], env=env,
-                       capture_output=True, text=True, timeout=120)
-    assert p.returncode == 2 and p.stderr.count("\n") == 1, p.stderr
-    assert "SYMCUTE_EXHAUSTIVE_LIMIT" in p.stderr and "is not a non-negative integer" in p.stderr
+    p = run_cli_process("prove", "injective", "4:1", env=dict(os.environ, SYMCUTE_EXHAUSTIVE_LIMIT=value), timeout=120)
+    assert p.code == 2 and p.err.count("\n") == 1, p.err
+    assert "SYMCUTE_EXHAUSTIVE_LIMIT" in p.err and "is not a non-negative integer" in p.err
 
 
 def test_exhaustive_limit_env_accepts_a_number():
-    env = dict(os.environ, SYMCUTE_EXHAUSTIVE_LIMIT="100", PYTHONPATH=ROOT)
-    p = subprocess.run([sys.executable, "-m", "symcute", "prove", "injective", "4:1"], env=env,
-                       capture_output=True, text=True, timeout=120)
-    assert p.returncode == 0, p.stderr
+    p = run_cli_process("prove", "injective", "4:1", env=dict(os.environ, SYMCUTE_EXHAUSTIVE_LIMIT="100"), timeout=120)
+    assert p.code == 0, p.err
 
 
 @pytest.mark.parametrize("argv, expected", [
@@ -43,13 +36,13 @@ def test_exhaustive_limit_env_accepts_a_number():
 ])
 def test_a_positional_layout_starting_with_minus_is_a_value(argv, expected):
     # was: '-3:2' taken for an option (argparse: unrecognized arguments)
-    code, out, err = run_main(argv)
+    code, out, err = run_cli(argv)
     assert code == 0 and out.strip() == expected, err
 
 
 def test_prove_takes_a_layout_starting_with_minus_and_refuses_it_as_a_formula():
     argv = ["prove", "injective", "-3:2"]
-    code, out, err = run_main(argv)
+    code, out, err = run_cli(argv)
     check_exit(argv, code, err)
     assert code == 2 and "extent -3" in err
 
@@ -66,7 +59,7 @@ def test_hwcheck_text_report_escapes_control_characters():
 
 def test_cli_error_lines_carry_no_control_characters():
     argv = ["calc", "X(1)", "--let", "X=7\x1b[31m"]
-    code, out, err = run_main(argv)
+    code, out, err = run_cli(argv)
     check_exit(argv, code, err)
     assert code == 2 and "\x1b" not in err
 
@@ -91,7 +84,7 @@ def _layout(n, seed=1):
 def test_huge_but_short_inputs_are_refused_by_the_budget(argv):
     # was: 23 s, 164 MB of output and 428 MB of memory (make_layout); 11 s and 95 MB (nullspace);
     # 9.9 s (make_ordered_layout); 21.6 s (derive expr at 4,000 modes, over 400 s at 20,000)
-    kind, result = outcome("issue 16 cost", run_main, argv, seconds=20)
+    kind, result = outcome("issue 16 cost", run_cli, argv, seconds=20)
     code, out, err = result
     check_exit(argv, code, err)
     assert code == 2 and "MAX_VALUE_BITS" in err and out == "", err[:300]
@@ -104,7 +97,7 @@ def test_huge_but_short_inputs_are_refused_by_the_budget(argv):
     ["calc", "logical_product(L, L)", "--let", "L=(" + ",".join(["2"] * 8000) + "):(" + ",".join(["0"] * 8000) + ")"],
 ])
 def test_contract_checks_of_huge_results_stay_bounded(argv):
-    kind, result = outcome("issue 16 cost", run_main, argv, seconds=20)
+    kind, result = outcome("issue 16 cost", run_cli, argv, seconds=20)
     code, out, err = result
     check_exit(argv, code, err)
     assert code == 0 and out.startswith("("), err[:300]

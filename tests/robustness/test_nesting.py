@@ -17,9 +17,10 @@ from symcute.core.parse import parse_int_tuple, parse_layout
 from symcute.errors import SymcuteError
 from symcute.symbolic.names import parse_names
 
+from ..cli_runner import run_cli
 from .harness import outcome
 from .strategies import nested
-from .test_fuzz_cli import check_exit, run_main
+from .test_fuzz_cli import check_exit
 
 DEEP = 10_000
 LAYOUT = Layout.parse("(4,8):(8,1)")
@@ -123,6 +124,6 @@ CLI_DEEP = [
 
 @pytest.mark.parametrize("argv", CLI_DEEP, ids=[" ".join(a[:2]) for a in CLI_DEEP])
 def test_deep_cli_arguments_exit_2(argv):
-    kind, (code, out, err) = outcome("cli main(argv)", run_main, argv)
+    kind, (code, out, err) = outcome("cli main(argv)", run_cli, argv)
     assert code == 2, (out, err)
     check_exit(argv, code, err)

@@ -20,8 +20,6 @@ from __future__ import annotations
 
 import ast
 import builtins
-import contextlib
-import io
 import keyword
 import pathlib
 import sys
@@ -29,6 +27,8 @@ import sys
 import pytest
 
 import symcute
+
+from ..cli_runner import run_cli
 
 PACKAGE = pathlib.Path(symcute.__file__).parent
 FORBIDDEN_CALLS = {"eval", "exec", "compile", "__import__", "parse_expr", "sympify", "_sympify", "S"}
@@ -273,14 +273,11 @@ CLI_ARGV = [
 
 @pytest.mark.parametrize("argv", CLI_ARGV, ids=[" ".join(a[:2]) for a in CLI_ARGV])
 def test_cli_never_reaches_an_evaluator(no_evaluators, argv):
-    from symcute.cli import main
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = main(argv)
+    code, _, err = run_cli(argv)
     assert code in (0, 1, 2, 3)
-    assert "Traceback" not in err.getvalue() and "EvaluatorReached" not in err.getvalue()
+    assert "Traceback" not in err and "EvaluatorReached" not in err
     if code == 2:
-        assert err.getvalue().count("\n") == 1
+        assert err.count("\n") == 1
 
 
 def test_dynamic_guard_catches_what_it_forbids(no_evaluators):

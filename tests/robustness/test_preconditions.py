@@ -10,8 +10,6 @@ stderr and exit status 2 (in-process for all; a few through a subprocess).
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 
 import pytest
 
@@ -21,7 +19,8 @@ from symcute import expr as lang
 from symcute.atoms import UnknownAtom
 from symcute.errors import LayoutError, LimitError, ParseError, SymcuteError
 
-from .test_fuzz_cli import check_exit, run_main
+from ..cli_runner import run_cli, run_cli_process
+from .test_fuzz_cli import check_exit
 
 SEED_A = "((4,8,2,2),((2,2,2),(1,1))):((64,1,16,0),((32,8,256),(0,0)))"
 MMA = "SM80_16x8x16_F16F16F16F16_TN{}"
@@ -161,7 +160,7 @@ def test_precondition_message(expr, cls, fragments):
 @pytest.mark.parametrize("expr,cls,fragments", [c[1:] for c in CASES], ids=[c[0] for c in CASES])
 def test_precondition_cli_one_line_exit_2(expr, cls, fragments):
     argv = ["calc", expr] + [f"--let={k}={v}" for k, v in ENV.items()]
-    code, out, err = run_main(argv)
+    code, out, err = run_cli(argv)
     assert code == 2 and out == ""
     check_exit(argv, code, err)
     assert err.startswith("symcute: error: ")
@@ -213,7 +212,7 @@ CLI_CASES = [
 
 @pytest.mark.parametrize("argv,fragments", CLI_CASES, ids=[" ".join(a[:3]) for a, _ in CLI_CASES])
 def test_cli_argument_preconditions(argv, fragments):
-    code, out, err = run_main(argv)
+    code, out, err = run_cli(argv)
     check_exit(argv, code, err)
     assert code == 2, (argv, out, err)
     for fragment in fragments:
@@ -226,10 +225,9 @@ SUBPROCESS = [CLI_CASES[0][0], CLI_CASES[12][0], ["calc", CASES[0][1]], ["calc",
 
 @pytest.mark.parametrize("argv", SUBPROCESS, ids=[" ".join(a[:2]) for a in SUBPROCESS])
 def test_cli_preconditions_in_a_subprocess(argv):
-    proc = subprocess.run([sys.executable, "-m", "symcute", *argv], capture_output=True, text=True, timeout=120,
-                          env=dict(os.environ, LC_ALL="C.UTF-8"))
-    assert proc.returncode == 2 and proc.stdout == ""
-    assert proc.stderr.startswith("symcute") and proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
+    code, out, err = run_cli_process(argv, env=dict(os.environ, LC_ALL="C.UTF-8"), timeout=120)
+    assert code == 2 and out == ""
+    assert err.startswith("symcute") and err.count("\n") == 1 and "Traceback" not in err
 
 
 # --- Python-API preconditions outside the expression language ----------------------------------------------

@@ -7,8 +7,9 @@ import pytest
 from symcute import expr as language
 from symcute.errors import LayoutError, LimitError, ParseError
 
+from ..cli_runner import run_cli
 from .harness import outcome
-from .test_fuzz_cli import check_exit, run_main
+from .test_fuzz_cli import check_exit
 
 SEED = "((4,8,2,2),((2,2,2),(1,1))):((64,1,16,0),((32,8,256),(0,0)))"
 
@@ -36,7 +37,7 @@ def test_basis_stride_nested_beyond_the_reader_limit_is_a_parse_error():
 def test_usage_error_with_a_newline_in_an_argument_is_one_line():
     # was: "symcute: unrecognized arguments: \n" printed two lines
     argv = ["hwcheck", "--atom", "SM80_16x8x16_F16F16F16F16_TN", "\n"]
-    code, out, err = run_main(argv)
+    code, out, err = run_cli(argv)
     check_exit(argv, code, err)
     assert code == 2
 
@@ -50,7 +51,7 @@ def test_an_integer_literal_past_pythons_digit_limit_is_a_parse_error():
 def test_the_cli_prints_results_of_more_than_4300_digits():
     # was: a traceback (ValueError from str(int)) when printing size((X,X,X,X,X)) with X of 1000 digits
     x = "9" * 1000
-    code, out, err = run_main(["calc", "size((X,X,X,X,X))", "--let", f"X={x}"])
+    code, out, err = run_cli(["calc", "size((X,X,X,X,X))", "--let", f"X={x}"])
     assert code == 0 and err == ""
     import sys
     old = sys.get_int_max_str_digits()
@@ -59,7 +60,7 @@ def test_the_cli_prints_results_of_more_than_4300_digits():
         assert out.strip() == str((10 ** 1000 - 1) ** 5)
     finally:
         sys.set_int_max_str_digits(old)
-    code, out, err = run_main(["calc", "1" * 5000])
+    code, out, err = run_cli(["calc", "1" * 5000])
     assert code == 0 and out.strip() == "1" * 5000
 
 
@@ -88,7 +89,7 @@ def test_the_integer_budget_leaves_room_for_2_62():
 def test_hwcheck_emit_into_an_unwritable_place_is_one_line(argv):
     # was: FileNotFoundError / FileExistsError tracebacks from Path.mkdir
     open("a_file", "w").close()  # the suite runs in a scratch directory
-    code, out, err = run_main(argv)
+    code, out, err = run_cli(argv)
     check_exit(argv, code, err)
     assert code == 2 and "hwcheck: cannot write into" in err
 
@@ -115,7 +116,7 @@ def test_hwcheck_manifest_that_is_a_json_list(tmp_path):
     (tmp_path / "m.json").write_text("[1]")
     (tmp_path / "r.jsonl").write_text("{}\n")
     argv = ["hwcheck", "--results", str(tmp_path / "r.jsonl"), "--manifest", str(tmp_path / "m.json")]
-    code, out, err = run_main(argv)
+    code, out, err = run_cli(argv)
     check_exit(argv, code, err)
     assert code == 2 and "is not a symcute-hwcheck/1 manifest" in err
 
@@ -128,7 +129,7 @@ def test_hwcheck_manifest_that_is_a_json_list(tmp_path):
 ])
 def test_paths_that_cannot_be_written_in_process(argv):
     # was: ValueError (embedded null byte) / FileNotFoundError tracebacks
-    code, out, err = run_main(argv)
+    code, out, err = run_cli(argv)
     check_exit(argv, code, err)
     assert code == 2 and "cannot write" in err
 

@@ -6,7 +6,6 @@ import random
 import pytest
 
 import symcute.core as core
-from symcute.cli import main
 from symcute.core.parse import parse_layout
 from symcute.errors import SymcuteError
 import symcute.symbolic as sym
@@ -94,20 +93,14 @@ def test_no_bits_view_still_gives_a_formula():
         f.table()
 
 
-def run(capsys, *argv):
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def test_cli_formula_and_prove_of_a_swizzled_layout(capsys):
-    code, out, _ = run(capsys, "formula", SW343, "--names", "(r,c)", "--table")
+def test_cli_formula_and_prove_of_a_swizzled_layout(cli):
+    code, out, _ = cli("formula", SW343, "--names", "(r,c)", "--table")
     assert code == 0 and "formula: (64*r + c) ^ ((r >> 1) << 4)" in out and "r_1 ^ c_4" in out
-    code, out, _ = run(capsys, "prove", "bijective", SW343, "--names", "(r,c)")
+    code, out, _ = cli("prove", "bijective", SW343, "--names", "(r,c)")
     assert code == 0 and "verdict: proved (gf2)" in out
-    code, out, _ = run(capsys, "prove", "injective", "Sw<3,4,3> o _0 o (8,64):(128,1)", "--limit", "0")
+    code, out, _ = cli("prove", "injective", "Sw<3,4,3> o _0 o (8,64):(128,1)", "--limit", "0")
     assert code == 0 and "proved (gf2)" in out
-    code, out, _ = run(capsys, "prove", "surjective", "Sw<3,4,3> o _0 o (8,64):(128,1)", "--cotarget", "512",
+    code, out, _ = cli("prove", "surjective", "Sw<3,4,3> o _0 o (8,64):(128,1)", "--cotarget", "512",
                        "--limit", "0", "--json")
     p = json.loads(out)
     assert code == 1 and p["method"] == "gf2" and p["counterexample"] == {"missing value": 64}
@@ -133,11 +126,11 @@ def test_derivation_of_a_swizzled_chain_shows_the_xor_at_each_step():
     assert text.count("## Step") == 2
 
 
-def test_cli_formula_and_prove_of_a_gmma_tile(capsys):
+def test_cli_formula_and_prove_of_a_gmma_tile(cli):
     tile = "tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>{}, (128,64))"
-    code, out, _ = run(capsys, "formula", tile, "--names", "((r,R),(c,C))")
+    code, out, _ = cli("formula", tile, "--names", "((r,R),(c,C))")
     assert code == 0 and "formula: (64*r + 512*R + c) ^ ((r >> 1) << 4) ^ ((R & 1) << 6)" in out
-    code, out, _ = run(capsys, "prove", "bijective", tile, "--limit", "0")
+    code, out, _ = cli("prove", "bijective", tile, "--limit", "0")
     assert code == 0 and "verdict: proved (gf2)" in out
 
 
