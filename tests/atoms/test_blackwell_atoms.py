@@ -82,13 +82,13 @@ def test_listing_by_architecture():
     assert len(copies) == 173 + 2   # copy_traits_sm100.hpp, and the two SM100_TMA_2SM_LOAD traits
 
 
-def test_cli_lists_sm100(capsys):
-    from symcute.cli import main
-    assert main(["atoms", "--arch", "sm120"]) == 0
-    out = capsys.readouterr().out
+def test_cli_lists_sm100(cli):
+    code, out, _ = cli(["atoms", "--arch", "sm120"])
+    assert code == 0
     assert "SM120_16x8x32_TN<float_e4m3_t,float_e4m3_t,float>" in out and out.rstrip().endswith("6 MMA atoms")
-    assert main(["atoms", "--show", "SM120::SPARSE::SM120_SPARSE_16x8x64_TN<float_e4m3_t,float_e4m3_t,float>"]) == 0
-    assert "ELayout: ((2,2,8),32):((8,512,1),16)" in capsys.readouterr().out
+    code, out, _ = cli(["atoms", "--show", "SM120::SPARSE::SM120_SPARSE_16x8x64_TN<float_e4m3_t,float_e4m3_t,float>"])
+    assert code == 0
+    assert "ELayout: ((2,2,8),32):((8,512,1),16)" in out
 
 
 def test_lint_checks_the_extra_layouts_and_accepts_utccp_multicast():

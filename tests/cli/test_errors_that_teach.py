@@ -7,7 +7,6 @@ also compiled: real CuTe refuses each of them too (tests/differential would othe
 
 import pytest
 
-from symcute.cli import main
 
 L = "(4,8):(8,1)"
 CASES = [  # (argv, text the one line must hold)
@@ -42,20 +41,18 @@ CASES = [  # (argv, text the one line must hold)
 
 
 @pytest.mark.parametrize("argv, want", CASES, ids=[" ".join(a)[:70] for a, _ in CASES])
-def test_typo_is_a_one_line_error_with_exit_2(argv, want, capsys):
-    code = main(argv)
-    out, err = capsys.readouterr()
+def test_typo_is_a_one_line_error_with_exit_2(argv, want, cli):
+    code, out, err = cli(argv)
     assert code == 2 and out == "", (argv, out)
     assert err.count("\n") == 1 and err.startswith("symcute: error: "), err
     assert len(err) < 400, f"{len(err)} characters: {err}"
     assert want in err, err
 
 
-def test_gmma_smem_atom_is_a_value_or_an_error_never_the_name(capsys):
+def test_gmma_smem_atom_is_a_value_or_an_error_never_the_name(cli):
     """``GMMA::Layout_K_SW128_Atom<half_t>`` is the swizzled smem atom once it is catalogued; until then an
     unknown-name error. Never the name printed back with exit 0."""
-    code = main(["calc", "GMMA::Layout_K_SW128_Atom<half_t>"])
-    out, err = capsys.readouterr()
+    code, out, err = cli(["calc", "GMMA::Layout_K_SW128_Atom<half_t>"])
     assert out.strip() != "GMMA::Layout_K_SW128_Atom<half_t>"
     if code == 0:
         assert out.startswith("Sw<3,4,3> o "), out
@@ -63,9 +60,10 @@ def test_gmma_smem_atom_is_a_value_or_an_error_never_the_name(capsys):
         assert code == 2 and err.count("\n") == 1 and "GMMA::Layout_K_SW128_Atom" in err
 
 
-def test_free_identifiers_still_name_sub_axes(capsys):
-    assert main(["calc", "formula(L, (m, n))", "--let", f"L={L}"]) == 0
-    assert capsys.readouterr().out.strip() == "8*m + n"
+def test_free_identifiers_still_name_sub_axes(cli):
+    code, out, _ = cli(["calc", "formula(L, (m, n))", "--let", f"L={L}"])
+    assert code == 0
+    assert out.strip() == "8*m + n"
 
 
 def test_cute_refuses_the_same_spellings():

@@ -2,7 +2,6 @@
 
 import io
 
-from symcute.cli import main
 from symcute.cli.progress import Bar
 
 
@@ -29,7 +28,8 @@ def test_bar_is_silent_off_a_terminal_and_when_quiet():
     assert pipe.getvalue() == "" and tty.getvalue() == ""
 
 
-def test_commands_print_no_bar_when_stderr_is_not_a_terminal(capsys):
-    assert main(["derive", "catalog", "--filter", "SM80_16x8x16_F16F16F16F16_TN"]) == 0
-    assert capsys.readouterr().err == ""
-    assert main(["derive", "catalog", "--filter", "SM80_16x8x16_F16F16F16F16_TN", "--quiet"]) == 0
+def test_commands_print_no_bar_when_stderr_is_not_a_terminal(cli):
+    code, _, err = cli(["derive", "catalog", "--filter", "SM80_16x8x16_F16F16F16F16_TN"])
+    assert code == 0
+    assert err == ""
+    assert cli(["derive", "catalog", "--filter", "SM80_16x8x16_F16F16F16F16_TN", "--quiet"]).code == 0

@@ -126,10 +126,10 @@ def test_permutation_lets_ldsm_x4_load_b_as_cute_does():
     assert res.ok and res.output == str(mine.get_layoutS_TV())
 
 
-def test_a_bad_permutation_is_one_error(capsys):
-    from symcute.cli import main
-    assert main(["derive", "retile-d", "--permutation", "32,x,16"]) == 2
-    assert capsys.readouterr().err.count("\n") == 1
+def test_a_bad_permutation_is_one_error(cli):
+    code, _, err = cli(["derive", "retile-d", "--permutation", "32,x,16"])
+    assert code == 2
+    assert err.count("\n") == 1
 
 
 TV_GRID = [(a, lay) for a, _c, _t in ATOMS for lay in LAYOUTS]

@@ -6,8 +6,6 @@ from pathlib import Path
 
 import pytest
 
-from symcute.cli import main
-
 from ..examples import blocks, console_cases
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
@@ -17,13 +15,12 @@ CASES = [(doc, cmd, exp) for doc in ("tutorial.md", "cli.md") for cmd, exp in co
 
 
 @pytest.mark.parametrize("doc, cmd, expected", CASES, ids=[f"{d}:{c[:60]}" for d, c, _ in CASES])
-def test_console_examples(doc, cmd, expected, capsysbinary, tmp_path, monkeypatch):
+def test_console_examples(doc, cmd, expected, cli, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     argv = shlex.split(cmd)
     assert argv[0] == "symcute"
     piped = "|" in argv  # `symcute ... | tail -1`: the command runs here, the pipeline in tests/examples.py
-    code = main(argv[1:argv.index("|")] if piped else argv[1:])
-    out = capsysbinary.readouterr().out.decode("utf-8")
+    code, out, _ = cli(argv[1:argv.index("|")] if piped else argv[1:])
     assert code in (0, 1, 3)
     if piped:
         return

@@ -2,7 +2,6 @@
 
 import pytest
 
-from symcute.cli import main
 from symcute.report import console, pictures
 
 GMMA = "make_tiled_mma(SM90_64x128x16_F16F16F16_SS<GMMA::Major::K,GMMA::Major::K>{}, (1,1,1))"
@@ -15,22 +14,24 @@ def restore_limits():
     pictures.MAX_CELLS, console.MAX_CELLS = before
 
 
-def test_gmma_64x128x16_is_drawn(capsys):
+def test_gmma_64x128x16_is_drawn(cli):
     # 64*128 + 64*16 + 128*16 = 11264 cells are drawn; the old bound multiplied M*N*K = 131072
-    assert main(["calc", f"print_svg({GMMA})"]) == 0
-    out = capsys.readouterr().out
+    code, out, _ = cli(["calc", f"print_svg({GMMA})"])
+    assert code == 0
     assert out.startswith("<!--  Tile: (_64,_128,_16)  -->") and out.count("<rect ") == 64 * 128 + 64 * 16 + 128 * 16
 
 
-def test_max_cells_lowers_and_raises_the_limit(capsys):
-    assert main(["calc", f"print_svg({GMMA})", "--max-cells", "11263"]) == 2
-    err = capsys.readouterr().err
+def test_max_cells_lowers_and_raises_the_limit(cli):
+    code, _, err = cli(["calc", f"print_svg({GMMA})", "--max-cells", "11263"])
+    assert code == 2
     assert "draws 11264 cells, more than the limit of 11263" in err and "--max-cells" in err
-    assert main(["calc", "print_layout((4,8):(8,1))", "--max-cells", "31"]) == 2
-    assert "32 values exceed the limit of 31" in capsys.readouterr().err
-    assert main(["calc", "print_layout((4,8):(8,1))", "--max-cells", "32"]) == 0
+    code, _, err = cli(["calc", "print_layout((4,8):(8,1))", "--max-cells", "31"])
+    assert code == 2
+    assert "32 values exceed the limit of 31" in err
+    assert cli(["calc", "print_layout((4,8):(8,1))", "--max-cells", "32"]).code == 0
 
 
-def test_max_cells_must_be_positive(capsys):
-    assert main(["calc", "print_layout((4,8):(8,1))", "--max-cells", "0"]) == 2
-    assert capsys.readouterr().err.count("\n") == 1
+def test_max_cells_must_be_positive(cli):
+    code, _, err = cli(["calc", "print_layout((4,8):(8,1))", "--max-cells", "0"])
+    assert code == 2
+    assert err.count("\n") == 1

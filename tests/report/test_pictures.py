@@ -4,7 +4,6 @@ import pytest
 
 import symcute as sc
 from symcute import Layout
-from symcute.cli import main
 from symcute.errors import LayoutError, LimitError
 from symcute.report.pictures import MAX_CELLS, Picture, cute_print, print_latex, print_latex_tv, print_svg
 
@@ -77,12 +76,12 @@ def test_wrong_argument_types():
         print_svg(Layout.parse("(4,8):(8,1)"))
 
 
-def test_calc_prints_the_picture_raw(capsys):
-    assert main(["calc", "print_latex((4,8):(8,1))"]) == 0
-    out, err = capsys.readouterr()
+def test_calc_prints_the_picture_raw(cli):
+    code, out, err = cli(["calc", "print_latex((4,8):(8,1))"])
+    assert code == 0
     assert err == "" and out == print_latex(Layout.parse("(4,8):(8,1)"))
-    assert main(["calc", "print_svg(make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, (2,2,1)))"]) == 0
-    out, _ = capsys.readouterr()
+    code, out, err = cli(["calc", "print_svg(make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, (2,2,1)))"])
+    assert code == 0
     assert out == print_svg(sc.make_tiled_mma("SM80_16x8x16_F16F16F16F16_TN", (2, 2, 1)))
     assert str(Picture("a\n")) == "a"
 
@@ -90,7 +89,7 @@ def test_calc_prints_the_picture_raw(capsys):
 @pytest.mark.parametrize("expr", ["print_latex((2,3,4):(3,1,6))", "print_latex(SM80_16x8x16_F16F16F16F16_TN)",
                                   "print_svg((4,8):(8,1))", "print_latex_tv((8,4):(4,1), (4,4))",
                                   f"print_latex(({MAX_CELLS},2):(1,0))"])
-def test_calc_bad_picture_is_one_line_and_exit_2(expr, capsys):
-    assert main(["calc", expr]) == 2
-    out, err = capsys.readouterr()
+def test_calc_bad_picture_is_one_line_and_exit_2(expr, cli):
+    code, out, err = cli(["calc", expr])
+    assert code == 2
     assert out == "" and err.startswith("symcute: error: ") and err.count("\n") == 1

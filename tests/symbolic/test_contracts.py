@@ -6,7 +6,6 @@ import sympy
 
 from symcute import Layout
 import symcute.core as core
-from symcute.cli import main
 from symcute.core.parse import parse_layout as P
 from symcute.errors import LayoutError, SymcuteError
 from symcute.symbolic.contracts import CONTRACT_OPS, contract, evaluate_checked, true_composition
@@ -74,20 +73,17 @@ def test_evaluate_checked_finds_the_call_that_produced_the_value():
     assert value == 6 and proof is None
 
 
-def test_calc_prints_cutes_value_and_one_warning_line(capsys):
-    code = main(["calc", "composition((4,6,8):(2,3,5), 6:3)"])
-    out, err = capsys.readouterr()
+def test_calc_prints_cutes_value_and_one_warning_line(cli):
+    code, out, err = cli(["calc", "composition((4,6,8):(2,3,5), 6:3)"])
     assert code == 0 and out.strip() == "(2,3):(6,3)"
     assert err.count("\n") == 1 and err.startswith("warning: ") and "index = 2" in err and "A(B) = 7" in err
-    code = main(["calc", "composition((4,6,8):(1,4,24), 6:3)"])
-    out, err = capsys.readouterr()
+    code, out, err = cli(["calc", "composition((4,6,8):(1,4,24), 6:3)"])
     assert code == 0 and out.strip() == "6:3" and err == ""
 
 
-def test_a_nested_tiler_mode_is_checked_by_mode_again(capsys):
+def test_a_nested_tiler_mode_is_checked_by_mode_again(cli):
     # found by the fuzz run: the by-mode check handed a nested tiler mode ((2,2)) to the layout check
-    code = main(["calc", "composition(L, L)", "--let", "L=(((2,2),2),2)"])
-    out, err = capsys.readouterr()
+    code, out, err = cli(["calc", "composition(L, L)", "--let", "L=(((2,2),2),2)"])
     assert code == 0 and out.strip() == "(((2,2),2),2):(((1,2),4),8)" and "warning" not in err
     assert contract("composition", P("((4,4),8):((1,4),16)"), ((2, 2), 4)).verdict == "proved"
     assert contract("composition", P("((4,6),8):((2,3),5)"), ((6, 2), 4)).verdict in ("proved", "refuted")
@@ -106,17 +102,17 @@ def test_integer_tiles_underscores_and_nested_divide_modes_are_checked():
     ["calc", "logical_product(1:-2, rank(X))", "--let", "X=(2,1):(2,2)"],
     ["calc", "composition(right_inverse(X), _)", "--let", "X=-1"],
 ])
-def test_calc_prints_the_value_whatever_the_quick_check_takes(argv, capsys):
-    assert main(argv) == 0
-    out, err = capsys.readouterr()
+def test_calc_prints_the_value_whatever_the_quick_check_takes(argv, cli):
+    code, out, err = cli(argv)
+    assert code == 0
     assert out.strip() and "Traceback" not in err
 
 
-def test_calc_quick_check_is_bounded_and_basis_strides_over_negative_extents_do_not_crash(capsys):
+def test_calc_quick_check_is_bounded_and_basis_strides_over_negative_extents_do_not_crash(cli):
     # found by the fuzz run: this complement's check ran for minutes; these coalesces hit the GF(2)
     # self-check (the bits view does not describe basis strides over negative extents)
     for expr, value in [("complement(-4:1099511627776)", "(1099511627776,2):(1,-4398046511104)"),
                         ("coalesce(-1:2@2)", "-1:2@2"), ("coalesce((4,-4):(2@2,8))", "(4,-4):(2@2,8)")]:
-        assert main(["calc", expr]) == 0
-        out, err = capsys.readouterr()
+        code, out, err = cli(["calc", expr])
+        assert code == 0
         assert out.strip() == value and "Traceback" not in err
