@@ -73,7 +73,8 @@ def program() -> str:
 __constant__ unsigned c_addr[{CONST_WORDS}];
 extern __shared__ __align__(1024) unsigned char smem[];
 __global__ void __launch_bounds__(1024) memprobe(int kind, int ninstr, int serial, int gstride, int gap,
-                                                 const unsigned char* gsrc, unsigned* out) {{
+                                                 const unsigned char* gsrc, unsigned* out, int gmode,
+                                                 const unsigned* gofs) {{
   unsigned base = (unsigned)__cvta_generic_to_shared(smem);
   int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   unsigned r0 = 0, r1 = 0, r2 = 0, r3 = 0, v = threadIdx.x;
@@ -85,6 +86,8 @@ __global__ void __launch_bounds__(1024) memprobe(int kind, int ninstr, int seria
     if (!serial || warp == r) {{
       for (int k = 0; k < ninstr; ++k) {{
         unsigned a = base + c_addr[(warp * ninstr + k) * 32 + lane];
+        // gmode: every lane's global source offset given per instruction (cp.async line groups)
+        if (gmode) g = gsrc + gofs[(warp * ninstr + k) * 32 + lane];
         switch (kind) {{
 {cases}
         }}
@@ -99,16 +102,20 @@ __global__ void __launch_bounds__(1024) memprobe(int kind, int ninstr, int seria
 int main(int argc, char** argv) {{
   FILE* f = fopen(argv[1], "r");
   int n; if (fscanf(f, "%d", &n) != 1) return 1;
-  unsigned char* g; unsigned* out;
-  cudaMalloc(&g, {GMEM_BYTES}); cudaMalloc(&out, 1 << 16);
+  unsigned char* g; unsigned* out; unsigned* gofs;
+  cudaMalloc(&g, {GMEM_BYTES}); cudaMalloc(&out, 1 << 16); cudaMalloc(&gofs, 4 * {CONST_WORDS});
   cudaFuncSetAttribute(memprobe, cudaFuncAttributeMaxDynamicSharedMemorySize, {SMEM_BYTES});
-  std::vector<unsigned> addr({CONST_WORDS});
+  std::vector<unsigned> addr({CONST_WORDS}), gaddr({CONST_WORDS});
   for (int c = 0; c < n; ++c) {{
-    int kind, ninstr, warps, serial, gstride, gap;
-    if (fscanf(f, "%d %d %d %d %d %d", &kind, &ninstr, &warps, &serial, &gstride, &gap) != 6) return 2;
+    int kind, ninstr, warps, serial, gstride, gap, gmode;
+    if (fscanf(f, "%d %d %d %d %d %d %d", &kind, &ninstr, &warps, &serial, &gstride, &gap, &gmode) != 7) return 2;
     for (int i = 0; i < warps * ninstr * 32; ++i) if (fscanf(f, "%u", &addr[i]) != 1) return 3;
+    if (gmode) {{
+      for (int i = 0; i < warps * ninstr * 32; ++i) if (fscanf(f, "%u", &gaddr[i]) != 1) return 3;
+      cudaMemcpy(gofs, gaddr.data(), sizeof(unsigned) * warps * ninstr * 32, cudaMemcpyHostToDevice);
+    }}
     cudaMemcpyToSymbol(c_addr, addr.data(), sizeof(unsigned) * warps * ninstr * 32);
-    memprobe<<<1, 32 * warps, {SMEM_BYTES}>>>(kind, ninstr, serial, gstride, gap, g, out);
+    memprobe<<<1, 32 * warps, {SMEM_BYTES}>>>(kind, ninstr, serial, gstride, gap, g, out, gmode, gofs);
     cudaError_t e = cudaDeviceSynchronize();
     if (e != cudaSuccess) {{ printf("case %d: %s\\n", c, cudaGetErrorString(e)); return 4; }}
   }}
@@ -129,21 +136,28 @@ def case_lines(cases: list) -> str:
         limit = GMEM_BYTES if c["op"] == "gld" else SMEM_BYTES
         if max(flat) + 16 > limit:
             raise ValueError(f"case {c['name']}: address {max(flat)} beyond {limit} bytes of its memory")
-        out.append(f"{KIND_IDS[c['kind']]} {ninstr} {warps} {int(c.get('serial', True))} {c.get('gstride', 16)} {c.get('gap', 0)}")
+        gofs = c.get("gsources")          # [warp][instr][lane] global source offsets, or None
+        out.append(f"{KIND_IDS[c['kind']]} {ninstr} {warps} {int(c.get('serial', True))} {c.get('gstride', 16)} "
+                   f"{c.get('gap', 0)} {int(gofs is not None)}")
         out.append(" ".join(str(a) for a in flat))
+        if gofs is not None:
+            out.append(" ".join(str(a) for w in gofs for k in w for a in k))
     return "\n".join(out) + "\n"
 
 
 def write(directory, which: str = "all") -> list:
-    """Write the program and the cases: ``all`` (every case), or ``spaced`` (the multi-instruction store and
-    cp.async cases again with 2 us between instructions, one warp at a time)."""
-    from ..memory.hwcases import all_cases, spaced_cases
+    """Write the program and the cases: ``all`` (every case), ``spaced`` (the multi-instruction store and
+    cp.async cases again with 2 us between instructions, one warp at a time), or ``streams`` (run 4: store
+    streams by length, width, conflict degree and spacing; cp.async line groups with explicit global
+    sources; repeated launches of timing-dependent cases)."""
+    from ..memory.hwcases import all_cases, spaced_cases, stream_cases
     from .. import files
     d = files.output_dir(directory)
-    cases = all_cases() if which == "all" else spaced_cases()
+    cases = {"all": all_cases, "spaced": spaced_cases, "streams": stream_cases}[which]()
     files.write(d / "memprobe.cu", program())
     files.write(d / "cases.txt", case_lines(cases))
-    files.write(d / "cases.json", json.dumps([{k: v for k, v in c.items() if k != "addresses"} for c in cases],
+    files.write(d / "cases.json", json.dumps([{k: v for k, v in c.items() if k not in ("addresses", "gsources")}
+                                              for c in cases],
                                              indent=1))
     return cases
 

@@ -51,7 +51,38 @@ def pattern_addresses(spec: dict) -> list:
         a = x ^ ((x >> s) & (((1 << bb) - 1) << 4))
     else:
         raise ValueError(f"unknown pattern {p!r}")
-    return [[[int(v) for v in a]]]
+    # a stream: the same lane pattern issued `ninstr` times by each of `warps` warps, instruction k
+    # shifted by k * istride bytes
+    n, step = spec.get("ninstr", 1), spec.get("istride", 0)
+    return [[[int(v) + k * step for v in a] for k in range(n)] for _ in range(spec.get("warps", 1))]
+
+
+def cp_groups(spec: dict) -> tuple:
+    """``(shared addresses, global sources)``, each [warp][instr][lane], of a cp.async line-group probe.
+
+    ``lines`` global 128-byte lines, ``32 / lines`` lanes each (``order`` ``blocked``: lanes 8i..8i+7 in
+    line i for 4 lines; ``interleaved``: lane l in line l % lines); within its line the lanes write
+    ``m`` rows (128 * 8 bytes apart: one bank set, distinct words) of ``per / m`` consecutive
+    ``size``-byte chunks, so each line alone is ``m``-way on its banks; ``overlap`` ``disjoint``: the lines'
+    bank sets are apart where 128 bytes allow; ``same``: every line on the same banks (other rows).
+    """
+    size, lines, m = spec["size"], spec["lines"], spec["m"]
+    per = WARP_LANES // lines
+    chunks = per // m
+    shared, sources = [], []
+    for lane in range(WARP_LANES):
+        i, j = (lane // per, lane % per) if spec["order"] == "blocked" else (lane % lines, lane // lines)
+        row, col = j // chunks, j % chunks
+        if spec["overlap"] == "disjoint":
+            base = (i * chunks * size) % 128 + 1024 * m * ((i * chunks * size) // 128)
+        else:
+            base = 1024 * m * i
+        shared.append(base + 1024 * row + col * size)
+        sources.append(128 * i + j * size)
+    return [[shared]], [[sources]]
+
+
+WARP_LANES = 32
 
 
 def build(spec: dict):
@@ -65,6 +96,8 @@ def build(spec: dict):
         return g.access_bits, _nested(g.lane_addresses), g
     if spec["family"] == "pattern":
         return instruction(spec), pattern_addresses(spec), None
+    if spec["family"] == "cpgroups":
+        return model.cp_async(spec["size"], spec.get("cache", "ca")), cp_groups(spec)[0], None
     if spec["family"] == "tv":
         from .shared import shared_access
         r = shared_access(parse_layout(spec["tv"]), _smem(spec["smem"], spec["value_bits"]), spec["value_bits"],
@@ -338,4 +371,90 @@ def spaced_cases(gap_ns: int = 2000) -> list:
     for c in all_cases(concurrent=False):
         if c["op"] in ("st", "ldgsts") and (c["ninstr"] > 1 or c["warps"] > 1):
             out.append({**c, "name": c["name"] + f";gap={gap_ns}", "gap": gap_ns})
+    return out
+
+
+# --- run 4: store streams and cp.async line groups -----------------------------------------------------------
+
+# per width, the lane stride (bytes) giving a 1-, 2- and 4-way conflict per phase
+_STREAM_STRIDES = {("ldst", 32): (4, 8, 16), ("ldst", 64): (8, 16, 32), ("ldst", 128): (16, 32, 64),
+                   ("matrix", 1): (16, 32, 64), ("matrix", 2): (16, 32, 64), ("matrix", 4): (16, 32, 64)}
+
+
+def _stream_specs() -> list:
+    specs = []
+    kinds = [["ldst", "st", 32], ["ldst", "st", 64], ["ldst", "st", 128], ["matrix", "st", 1, False],
+             ["matrix", "st", 2, False], ["matrix", "st", 4, False], ["matrix", "st", 4, True]]
+    for ins in kinds:
+        key = (ins[0], ins[2])
+        for stride in _STREAM_STRIDES[key]:
+            for n in (1, 2, 3, 4, 8):
+                for gap in (0, 2000):
+                    specs.append({"family": "pattern", "instr": ins, "pattern": "stride", "stride": stride,
+                                  "ninstr": n, "gap": gap})
+    # the same stream with every instruction at other addresses (4 KB further), and loads as controls
+    for ins in (["ldst", "st", 128], ["matrix", "st", 4, False]):
+        for n in (2, 3, 4, 8):
+            for gap in (0, 2000):
+                specs.append({"family": "pattern", "instr": ins, "pattern": "stride", "stride": 16, "ninstr": n,
+                              "istride": 4096, "gap": gap})
+    for ins in (["ldst", "ld", 128], ["matrix", "ld", 4, False], ["ldst", "ld", 64]):
+        for n in (2, 4, 8):
+            specs.append({"family": "pattern", "instr": ins, "pattern": "stride", "stride": 16, "ninstr": n})
+    return specs
+
+
+def _cp_group_specs() -> list:
+    specs = []
+    for size in (4, 8, 16):
+        for lines in (1, 2, 4, 8, 16, 32):
+            per = WARP_LANES // lines
+            if per * size > 128:
+                continue
+            for m in (1, 2, 4, 8):
+                if m > per:
+                    continue
+                for overlap in ("disjoint", "same"):
+                    for order in ("blocked", "interleaved"):
+                        if lines == 1 and (overlap, order) != ("disjoint", "blocked"):
+                            continue
+                        specs.append({"family": "cpgroups", "size": size, "lines": lines, "m": m,
+                                      "overlap": overlap, "order": order})
+    return specs
+
+
+def stream_cases(repeats: int = 3) -> list:
+    """Run 4's cases: store streams of one warp (length 1..8, 32..512 bytes per instruction, 1/2/4-way,
+    back to back or 2 us apart), two warps storing concurrently (repeated: timing), cp.async line groups
+    with explicit global sources (and cp.async.cg controls), and run 2's cp.async copies again."""
+    out = []
+    for spec in _stream_specs():
+        instr, addrs, _ = build(spec)
+        wave, ideal = predict(instr, addrs)
+        out.append({"name": case_name(spec), "spec": spec, "kind": kind_of(instr), "op": instr.op,
+                    "warps": 1, "ninstr": len(addrs[0]), "serial": True, "gstride": 16, "gap": spec.get("gap", 0),
+                    "predicted_wavefronts": wave, "predicted_ideal": ideal, "addresses": addrs})
+    for ins, stride in ((["ldst", "st", 128], 16), (["matrix", "st", 4, False], 16), (["ldst", "st", 32], 4),
+                        (["ldst", "st", 128], 32)):
+        spec = {"family": "pattern", "instr": ins, "pattern": "stride", "stride": stride, "warps": 2}
+        instr, addrs, _ = build(spec)
+        wave, ideal = predict(instr, addrs)
+        for r in range(repeats + 2):
+            out.append({"name": case_name(spec) + f";concurrent;repeat={r}", "spec": spec, "kind": kind_of(instr),
+                        "op": instr.op, "warps": 2, "ninstr": 1, "serial": False, "gstride": 16, "gap": 0,
+                        "predicted_wavefronts": wave, "predicted_ideal": ideal, "addresses": addrs})
+    for spec in _cp_group_specs():
+        shared, sources = cp_groups(spec)
+        instr = model.cp_async(spec["size"])
+        case = {"name": case_name(spec), "spec": spec, "kind": kind_of(instr), "op": "ldgsts", "warps": 1,
+                "ninstr": 1, "serial": True, "gstride": 16, "gap": 0, "addresses": shared, "gsources": sources}
+        out.append(case)
+        if spec["size"] == 16 and spec["m"] == 1:
+            cg = {**spec, "cache": "cg"}
+            out.append({**case, "name": case_name(cg), "spec": cg, "kind": "cpasynccg16"})
+    # run 2's cp.async copies whose counts moved between runs, repeated
+    for c in all_cases(concurrent=False):
+        if c["op"] == "ldgsts" and c["spec"]["family"] == "copy" and "cg" not in c["kind"]:
+            for r in range(repeats):
+                out.append({**c, "name": c["name"] + f";repeat={r}", "gap": 0})
     return out
