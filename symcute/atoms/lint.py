@@ -26,8 +26,9 @@ from ..core import Layout
 from ..core import int_tuple as it
 from ..errors import LayoutError, LimitError
 from .mma_atom import MMAAtom
+from .operand import OPERANDS
 
-_AXES = {"A": ("m", "k"), "B": ("n", "k"), "C": ("m", "n"), "E": ("m", "k"), "SFA": ("m", "k"), "SFB": ("n", "k")}
+_AXES = {**{o.name: o.axes for o in OPERANDS.values()}, "E": ("m", "k"), "SFA": ("m", "k"), "SFB": ("n", "k")}
 # the further layouts of sparse / block-scaled traits and the tile each maps onto: ELayout (the sparsity
 # metadata) and SFALayout onto A's (M,K), SFBLayout onto B's (N,K)
 _EXTRA = {"ELayout": ("E", 0, 2), "SFALayout": ("SFA", 0, 2), "SFBLayout": ("SFB", 1, 2)}
@@ -78,8 +79,6 @@ def _flat(layout: Layout):
     return it.flatten_to_tuple(layout.shape), it.flatten_to_tuple(layout.stride)
 
 
-def _fmt(t: tuple) -> str:
-    return "(" + ",".join(str(x) for x in t) + ")"
 
 
 def _offsets(shape: tuple, stride: tuple):
@@ -91,9 +90,9 @@ def _offsets(shape: tuple, stride: tuple):
     if total > MAX_ELEMENTS:
         raise LimitError(f"lint: a layout of {total} elements exceeds the limit of {MAX_ELEMENTS}")
     if any(s < 0 for s in shape):
-        raise LayoutError(f"lint: layout {_fmt(shape)}:{_fmt(stride)} has a negative extent")
+        raise LayoutError(f"lint: layout {it.format_int_tuple(shape)}:{it.format_int_tuple(stride)} has a negative extent")
     if sum((s - 1) * abs(d) for s, d in zip(shape, stride)) >= 1 << 63:  # numpy's int64 would wrap silently
-        raise LimitError(f"lint: the offsets of {_fmt(shape)}:{_fmt(stride)} do not fit in 64-bit integers")
+        raise LimitError(f"lint: the offsets of {it.format_int_tuple(shape)}:{it.format_int_tuple(stride)} do not fit in 64-bit integers")
     idx = np.arange(total, dtype=np.int64)
     out = np.zeros(total, dtype=np.int64)
     p = 1
@@ -228,7 +227,7 @@ def lint_mma_atom(atom) -> LintReport:
     known = {d.operand for d in atom.defects}
     for d in atom.defects:
         findings.append(Finding(d.operand, "upstream", d.what, d.counterexample, known_upstream=True))
-    for op in ("A", "B", "C"):
+    for op in OPERANDS:
         layout = getattr(atom, op.lower() + "_layout")
         if layout is None:
             continue

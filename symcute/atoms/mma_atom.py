@@ -14,8 +14,7 @@ from functools import lru_cache
 
 from ..core import Layout
 from ..errors import LayoutError
-
-OPERANDS = ("A", "B", "C")
+from .operand import OPERANDS, get_operand
 
 
 @dataclass(frozen=True)
@@ -112,9 +111,7 @@ class MMAAtom:
 
     def layout(self, operand: str) -> Layout:
         """The TV layout of ``operand`` ('A', 'B' or 'C'); a defective upstream definition raises."""
-        op = operand.upper()
-        if op not in OPERANDS:
-            raise LayoutError(f"operand must be one of A, B, C; got {operand!r}")
+        op = get_operand(operand).name
         lay = getattr(self, op.lower() + "_layout")
         if lay is None:
             d = next(d for d in self.defects if d.operand == op)
@@ -128,8 +125,7 @@ class MMAAtom:
 
     def tile_shape(self, operand: str) -> tuple:
         """The (rows, cols) of the operand's tile: (M,K), (N,K) or (M,N)."""
-        m, n, k = self.shape_mnk
-        return {"A": (m, k), "B": (n, k), "C": (m, n)}[operand.upper()]
+        return get_operand(operand).tile_shape(self.shape_mnk)
 
     def val_type(self, operand: str) -> str | None:
         return getattr(self, "val_type_" + operand.lower())

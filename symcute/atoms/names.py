@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from ..core import Layout
 from ..core import int_tuple as it
 from ..errors import LayoutError
+from .operand import OPERANDS
 
 
 @dataclass(frozen=True)
@@ -121,7 +122,7 @@ def atom_thread_digits(atom) -> list[Digit]:
     thr_id = atom.thr_id
     n = thr_id.size()
     cuts = {p for p, s in _leaf_intervals(thr_id.shape)} | {p * s for p, s in _leaf_intervals(thr_id.shape)}
-    for op in ("A", "B", "C"):
+    for op in OPERANDS:
         lay = getattr(atom, op.lower() + "_layout")
         if lay is not None:
             for p, s in _leaf_intervals(lay.shape[0] if isinstance(lay.shape, tuple) else lay.shape):
@@ -158,9 +159,6 @@ def mma_thread_table(tiled_mma) -> list[Digit]:
     return table
 
 
-_REST = {"A": ("rm", "rk"), "B": ("rn", "rk"), "C": ("rm", "rn")}
-
-
 def mma_value_table(tiled_mma, operand: str) -> list[Digit]:
     """Value-index digits of a TiledMMA operand: the atom's v* then the Rest modes rm/rn/rk."""
     op = operand.upper()
@@ -172,7 +170,7 @@ def mma_value_table(tiled_mma, operand: str) -> list[Digit]:
     if rest is not None:
         p = frg
         for i, mode in enumerate(rest.modes()):
-            tag = _REST[op][i] if i < 2 else f"r{i}"
+            tag = OPERANDS[op].rest_axes[i] if i < 2 else f"r{i}"
             leaves = [s for s in it.flatten_to_tuple(mode.shape)]
             big = [s for s in leaves if s > 1]
             j = 0
@@ -227,7 +225,7 @@ def tv_names(obj, operand: str = "TV"):
     from .tiled_mma import TiledMMA
     op = operand.upper() if isinstance(operand, str) else operand
     if isinstance(obj, TiledMMA):
-        if op not in ("A", "B", "C"):
+        if op not in OPERANDS:
             raise LayoutError(f"tv_names: a TiledMMA has operands A, B and C, not {operand!r}")
         layout = obj.get_layout_TV(op)
         return name_tree(layout.shape, (mma_thread_table(obj), mma_value_table(obj, op)))
@@ -246,9 +244,6 @@ def tv_names(obj, operand: str = "TV"):
     raise LayoutError(f"tv_names: expected a TiledMMA or a TiledCopy, got {obj!r}")
 
 
-_AXES = {"A": ("m", "k"), "B": ("n", "k"), "C": ("m", "n")}
-
-
 def tile_names(obj, operand: str = "TV") -> tuple:
     """The refined coordinates of the tile a TV layout maps onto: ``(shape, names)``.
 
@@ -262,9 +257,9 @@ def tile_names(obj, operand: str = "TV") -> tuple:
     op = operand.upper() if isinstance(operand, str) else operand
     if isinstance(obj, TiledMMA):
         layout = obj.get_layout_TV(op)
-        i, j = {"A": (0, 2), "B": (1, 2), "C": (0, 1)}[op]
-        rows, cols = obj.tile_size(i), obj.tile_size(j)
-        axes = _AXES[op]
+        o = OPERANDS[op]
+        rows, cols = o.tile_shape([obj.tile_size(k) for k in range(3)])
+        axes = o.axes
     elif isinstance(obj, TiledCopy):
         if op not in ("TV", "S", "D"):
             raise LayoutError(f"tile_names: a TiledCopy has layouts S, D and TV, not {operand!r}")
@@ -274,7 +269,7 @@ def tile_names(obj, operand: str = "TV") -> tuple:
             raise LayoutError(f"tile_names: the tile {shape} is not two-dimensional")
         rows, cols = shape
         src = obj.source
-        axes = _AXES[src[1]] if src is not None and src[0] != "thr_val" else ("m", "n")
+        axes = OPERANDS[src[1]].axes if src is not None and src[0] != "thr_val" else ("m", "n")
     else:
         raise LayoutError(f"tile_names: expected a TiledMMA or a TiledCopy, got {obj!r}")
     total = rows * cols

@@ -19,6 +19,7 @@ from ..errors import LayoutError, SymcuteError
 from ..core.hook import note, traced
 from ..core.fragment import make_fragment_like, repeat_underscore
 from .mma_atom import MMAAtom
+from .operand import get_operand
 from .mma_lookup import mma_atom
 from .tmem import parse_frg as tmem_parse_frg, tmem_frg
 
@@ -58,10 +59,6 @@ def _as_permutation(p, where: str):
     raise LayoutError(f"{where}: a permutation must be an int, a Layout or _, got {p!r}")
 
 
-def _fmt_perm(p) -> str:
-    if isinstance(p, tuple):
-        return "(" + ",".join(_fmt_perm(q) for q in p) + ")"
-    return str(p)
 
 
 class TiledMMA:
@@ -86,7 +83,7 @@ class TiledMMA:
             raise LayoutError(f"{where}: tiled_product(ThrID, AtomLayoutMNK) fails: {e}") from None
 
     def _where(self) -> str:
-        return f"make_tiled_mma({self.atom.name}, {self.atom_layout_mnk}, {_fmt_perm(self.permutation_mnk_)})"
+        return f"make_tiled_mma({self.atom.name}, {self.atom_layout_mnk}, {it.format_int_tuple(self.permutation_mnk_)})"
 
     # --- sizes ---------------------------------------------------------------------------
     def get_thr_layout_vmnk(self) -> Layout:
@@ -155,7 +152,7 @@ class TiledMMA:
         return self._thrfrg(btensor, (1, 2), "B")
 
     def thrfrg(self, operand: str, tensor) -> Layout:
-        return {"A": self.thrfrg_A, "B": self.thrfrg_B, "C": self.thrfrg_C}[_operand(operand)](tensor)
+        return {"A": self.thrfrg_A, "B": self.thrfrg_B, "C": self.thrfrg_C}[get_operand(operand).name](tensor)
 
     # --- TV layouts ----------------------------------------------------------------------
     @cached_property
@@ -167,7 +164,7 @@ class TiledMMA:
     def _layout_tv(self, op: str) -> Layout:
         m, n, k = (self.tile_size_mnk(i) for i in range(3))
         vmnk = self.thr_layout_vmnk
-        ref = make_layout({"A": (m, k), "B": (n, k), "C": (m, n)}[op])
+        ref = make_layout(get_operand(op).tile_shape((m, n, k)))
         thr = thrfrg = self.thrfrg(op, ref)
         try:
             if op == "A":    # (ThrV,(ThrM,ThrK)) -> (ThrV,(ThrM,ThrN,ThrK)): A is broadcast over ThrN
@@ -210,7 +207,7 @@ class TiledMMA:
         return self._cached_tv("C")
 
     def get_layout_TV(self, operand: str) -> Layout:
-        return {"A": self.get_layoutA_TV, "B": self.get_layoutB_TV, "C": self.get_layoutC_TV}[_operand(operand)]()
+        return {"A": self.get_layoutA_TV, "B": self.get_layoutB_TV, "C": self.get_layoutC_TV}[get_operand(operand).name]()
 
     # --- names -------------------------------------------------------------------------------
     def layout_TV_names(self, operand: str):
@@ -251,24 +248,17 @@ class TiledMMA:
         """CuTe's ``print(TiledMMA)``."""
         return ("TiledMMA\n"
                 f"  ThrLayoutVMNK:  {self.thr_layout_vmnk}\n"
-                f"  PermutationMNK: {_fmt_perm(self.permutation_mnk_)}\n" + str(self.atom))
+                f"  PermutationMNK: {it.format_int_tuple(self.permutation_mnk_)}\n" + str(self.atom))
 
     def __repr__(self) -> str:
-        return f"TiledMMA({self.atom.name!r}, {str(self.atom_layout_mnk)!r}, {_fmt_perm(self.permutation_mnk_)!r})"
+        return f"TiledMMA({self.atom.name!r}, {str(self.atom_layout_mnk)!r}, {it.format_int_tuple(self.permutation_mnk_)!r})"
 
     def __eq__(self, other) -> bool:
         return (isinstance(other, TiledMMA) and self.atom == other.atom
                 and self.atom_layout_mnk == other.atom_layout_mnk and self.permutation_mnk_ == other.permutation_mnk_)
 
     def __hash__(self) -> int:
-        return hash((self.atom, self.atom_layout_mnk, _fmt_perm(self.permutation_mnk_)))
-
-
-def _operand(op: str) -> str:
-    o = op.upper() if isinstance(op, str) else op
-    if o not in ("A", "B", "C"):
-        raise LayoutError(f"operand must be 'A', 'B' or 'C', got {op!r}")
-    return o
+        return hash((self.atom, self.atom_layout_mnk, it.format_int_tuple(self.permutation_mnk_)))
 
 
 def _as_tensor_layout(x, where: str) -> Layout:
@@ -295,7 +285,7 @@ class ThrMMA:
 
     def _coord(self, op: str, thr_tensor: Layout):
         v, m, n, k = self.thr_vmnk
-        thr = {"A": (v, (m, k)), "B": (v, (n, k)), "C": (v, (m, n))}[op]
+        thr = get_operand(op).thread_coord(v, m, n, k)
         return (thr, (_, repeat_underscore(thr_tensor[1, 1].rank)))
 
     def _partition(self, op: str, tensor) -> tuple[int, Layout]:
@@ -315,7 +305,7 @@ class ThrMMA:
 
     def partition_offset(self, operand: str, tensor) -> int:
         """The offset of this thread's slice in ``tensor`` (what CuTe adds to the data pointer)."""
-        return self._partition(_operand(operand), tensor)[0]
+        return self._partition(get_operand(operand).name, tensor)[0]
 
     def _fragment(self, op: str, tensor) -> Layout:
         part = self._partition(op, tensor)[1]

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..errors import LayoutError, LimitError
+from .int_tuple import format_int_tuple
 
 MAX_MODES = 1 << 12  # largest mode index (and nesting) of a basis stride that is turned into a coordinate
 
@@ -93,9 +94,7 @@ class ArithmeticTuple:
         return NotImplemented
 
     def __str__(self) -> str:
-        def fmt(t):
-            return "(" + ",".join(fmt(x) for x in t) + ")" if isinstance(t, tuple) else str(t)
-        return fmt(self.items)
+        return format_int_tuple(self.items)
 
 
 def _is_int(x) -> bool:

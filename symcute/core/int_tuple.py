@@ -17,6 +17,17 @@ from .budget import current as _budget
 IntTuple = Any  # int | tuple[IntTuple, ...] (ScaledBasis in stride positions)
 
 
+def format_int_tuple(t: IntTuple) -> str:
+    """CuTe's ``print`` of an IntTuple, without underscores: ``((2),1)`` keeps 1-tuples.
+
+    A list prints as a tuple (a tuple read back from JSON); any other leaf prints as ``str`` (``_``, a
+    ScaledBasis, a SymPy extent).  This is the one IntTuple text formatter of the package.
+    """
+    if isinstance(t, (tuple, list)):
+        return "(" + ",".join(format_int_tuple(x) for x in t) + ")"
+    return str(t)
+
+
 def is_tuple(x) -> bool:
     return isinstance(x, tuple)
 

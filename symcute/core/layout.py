@@ -13,6 +13,7 @@ from typing import Any
 from ..errors import LayoutError, LimitError
 from .budget import charge_tuple, current as _budget
 from . import int_tuple as it
+from .int_tuple import format_int_tuple
 from .basis import ScaledBasis
 from .dispatch import operation
 
@@ -34,13 +35,6 @@ class Underscore:
 
 
 _ = Underscore()
-
-
-def format_int_tuple(t: IntTuple) -> str:
-    """CuTe's ``print`` of an IntTuple, without underscores: ``((2),1)`` keeps 1-tuples."""
-    if isinstance(t, tuple):
-        return "(" + ",".join(format_int_tuple(x) for x in t) + ")"
-    return str(t)
 
 
 def _check_leaf(x, what: str):

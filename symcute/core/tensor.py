@@ -138,7 +138,7 @@ def dice(c, b):
 def _dice(a, b, top: bool):
     if isinstance(a, tuple):
         if not isinstance(b, tuple) or len(a) != len(b):
-            raise LayoutError(f"dice({_fmt(a)}, {_fmt(b)}): Mismatched Ranks")
+            raise LayoutError(f"dice({it.format_int_tuple(a)}, {it.format_int_tuple(b)}): Mismatched Ranks")
         out: tuple = ()
         for x, y in zip(a, b):
             out += _dice(x, y, top=False)
@@ -146,14 +146,6 @@ def _dice(a, b, top: bool):
     if isinstance(a, Underscore):
         return ()
     return b if top else (b,)
-
-
-def _fmt(x) -> str:
-    if isinstance(x, Underscore):
-        return "_"
-    if isinstance(x, tuple):
-        return "(" + ",".join(_fmt(y) for y in x) + ")"
-    return str(x)
 
 
 def inner_partition(tensor, tiler, coord) -> Tensor:
@@ -202,7 +194,7 @@ def local_partition(tensor, tile: Layout, index: int, proj=None) -> Tensor:
     if not isinstance(tile, Layout):
         raise LayoutError(f"local_partition: the thread layout {tile!r} is not a layout")
     if isinstance(index, bool) or not isinstance(index, int):
-        raise LayoutError(f"local_partition: the index {_fmt(index)} is not an integer (CuTe: is_integral<Index>)")
+        raise LayoutError(f"local_partition: the index {it.format_int_tuple(index)} is not an integer (CuTe: is_integral<Index>)")
     if proj is not None:
         tile = dice(proj, tile)
     return outer_partition(tensor, it.product_each(tile.shape), tile.get_flat_coord(index))
@@ -216,7 +208,7 @@ def _mode_rank(t: Tensor, k: int) -> int:
 def _append(coord: tuple, n: int) -> tuple:
     """CuTe's ``append<N>(coord, _)``: pad ``coord`` with ``_`` to ``n`` elements."""
     if len(coord) > n:
-        raise LayoutError(f"coordinate {_fmt(coord)} has more than the {n} modes it indexes")
+        raise LayoutError(f"coordinate {it.format_int_tuple(coord)} has more than the {n} modes it indexes")
     return coord + (_,) * (n - len(coord))
 
 

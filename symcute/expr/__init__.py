@@ -20,6 +20,7 @@ from . import core_functions, atom_functions, symbolic_functions, picture_functi
 from .language import Expr, TypeName, functions, parse_expr_text
 from .language import evaluate as _evaluate
 from .registry import REGISTRY, Registry
+from ..atoms.operand import OPERANDS
 
 
 def evaluate(text: str, variables: dict | None = None):
@@ -56,6 +57,6 @@ def default_names(text: str, variables: dict | None = None):
         return None
     target = Expr(text, tree[2]).evaluate(variables)
     op = _TV_METHODS[tree[1]]
-    if isinstance(target, TiledMMA) and op in ("A", "B", "C") or isinstance(target, TiledCopy) and op in ("S", "D", "TV"):
+    if isinstance(target, TiledMMA) and op in OPERANDS or isinstance(target, TiledCopy) and op in ("S", "D", "TV"):
         return tv_names(target, op)
     return None

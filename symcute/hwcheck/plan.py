@@ -19,6 +19,7 @@ from ..errors import LayoutError, SymcuteError
 from .model import OperandMap, operand_map
 from .values import SplitMix64, pack, value_type
 from ..atoms.mma_atom import MMAAtom
+from ..atoms.operand import OPERANDS
 from ..atoms.mma_catalog import WARP_ATOMS
 from ..atoms.mma_lookup import mma_atom
 
@@ -105,7 +106,7 @@ class Case:
         M, N, K = self.atom.shape_mnk
         tiles = {"A": M * K, "B": N * K, "C": M * N}
         return {op: operand_map(op, self.atom.layout(op), self.threads, self.values(op), tiles[op])
-                for op in ("A", "B", "C") if op not in self.smem_operands()}
+                for op in OPERANDS if op not in self.smem_operands()}
 
     def arithmetic(self) -> str:
         if self.instruction.endswith("_XORPOPC"):
@@ -185,7 +186,7 @@ def catalog_cases(names, arch: str = DEFAULT_ARCH) -> tuple[list, list]:
         if reason:
             skipped.append((atom.name, reason))
             continue
-        if any(getattr(atom, op.lower() + "_layout") is None for op in ("A", "B", "C")):
+        if any(getattr(atom, op.lower() + "_layout") is None for op in OPERANDS):
             fixed = corrected_atom(atom)
             if fixed is None:
                 skipped.append((atom.name, "an upstream layout is malformed and no correction is known"))
@@ -250,7 +251,7 @@ def user_case(atom: MMAAtom, base: str | MMAAtom | None = None, arch: str = DEFA
     if case.threads != ref.threads:
         raise LayoutError(f"hwcheck: user atom {atom.name!r} has {case.threads} threads (thr_id {atom.thr_id}); "
                           f"instruction {base_atom.name} runs on {ref.threads}")
-    for op in ("A", "B", "C"):
+    for op in OPERANDS:
         if case.values(op) != ref.values(op):
             raise LayoutError(f"hwcheck: user atom {atom.name!r}: the {op} layout {atom.layout(op)} has "
                               f"{case.values(op)} values per thread; instruction {base_atom.name}'s "

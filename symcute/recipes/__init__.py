@@ -33,13 +33,13 @@ from .bank import BANK_SEED, derive_bank
 from .catalog import derive_catalog
 from .retile import SEED, derive_retile
 from .steps import (
-    ENUMERATE_LIMIT, OPERANDS, add_evaluation, add_formula, add_proof, add_table, coordinate_terms, cute,
+    ENUMERATE_LIMIT, add_evaluation, add_formula, add_proof, add_table, coordinate_terms, cute,
     distinct_values, image, last_node, mode_terms,
 )
 from .swizzle import derive_swizzle
 from .tv import derive_tv, derive_tv_copy
 
-__all__ = ["SEED", "derive_retile", "BANK_SEED", "derive_bank", "derive_tv", "derive_tv_copy", "derive_catalog", "derive_gmem", "derive_swizzle", "OPERANDS",
+__all__ = ["SEED", "derive_retile", "BANK_SEED", "derive_bank", "derive_tv", "derive_tv_copy", "derive_catalog", "derive_gmem", "derive_swizzle",
            "ENUMERATE_LIMIT",
            "add_evaluation", "add_formula", "add_proof", "add_table", "coordinate_terms", "cute",
            "distinct_values", "image", "last_node", "mode_terms"]

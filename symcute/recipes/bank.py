@@ -11,6 +11,7 @@ unswizzled layout).  Every number is computed by ``symcute.memory``.
 
 from __future__ import annotations
 
+from ..atoms.operand import get_operand
 from ..core import ComposedLayout, Layout, composition
 from ..core import int_tuple as it
 from ..core.composed import SmemPtrFlag
@@ -24,9 +25,7 @@ BANK_SEED = {"mma": "SM80_16x8x16_F16F16F16F16_TN", "atom_layout": (2, 2, 1), "o
 
 def build_copy(mma, atom_layout, operand, copy_atom, value_type, permutations=None):
     from ..atoms import copy_atom as lookup, make_tiled_copy_A, make_tiled_copy_B, make_tiled_copy_C, make_tiled_mma
-    op = str(operand).upper()
-    if op not in ("A", "B", "C"):
-        raise SymcuteError(f"operand must be A, B or C, got {operand!r}")
+    op = get_operand(str(operand)).name
     tiled = make_tiled_mma(mma, _atom_layout(atom_layout), permutations)
     make = {"A": make_tiled_copy_A, "B": make_tiled_copy_B, "C": make_tiled_copy_C}[op]
     return tiled, make(lookup(copy_atom, value_type), tiled)

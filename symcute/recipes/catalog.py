@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .. import symbolic as sym
+from ..atoms.operand import OPERANDS
 from ..core import Layout, right_inverse
 from ..core import int_tuple as it
 from ..errors import LayoutError
@@ -30,7 +31,7 @@ def derive_catalog(filter: str | None = None, arch: str | None = None, progress=
                 progress(k - 1, len(entries))
             atom = entry.atom
             cells = {}
-            for op in ("A", "B", "C"):
+            for op in OPERANDS:
                 lay = getattr(atom, op.lower() + "_layout")
                 cells[op] = None if lay is None else _inverse_facts(lay)
             rows.append({"atom": entry.name, "arch": entry.arch, "header": entry.header, "cells": cells})

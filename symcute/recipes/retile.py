@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from .. import symbolic as sym
 from ..core import Layout, Underscore, ceil_div, right_inverse, upcast
+from ..atoms.operand import get_operand
 from ..core import int_tuple as it
 from ..errors import SymcuteError
 from ..trace.derivation import Derivation
 from .steps import (
-    ATOM_AXES, OPERANDS, _atom_layout, _atom_layout_names, _largest_value, _leaf_modes,
-    _names_tree, _operand, add_evaluation, add_formula, add_proof, add_table, coordinate_terms, cute,
+    ATOM_AXES, _atom_layout, _atom_layout_names, _largest_value, _leaf_modes,
+    _names_tree, add_evaluation, add_formula, add_proof, add_table, coordinate_terms, cute,
     distinct_values, image, mode_terms,
 )
 
@@ -36,14 +37,14 @@ def derive_retile(mma="SM80_16x8x16_F16F16F16F16_TN", atom_layout=(2, 2, 1), ope
     """
     from ..atoms import copy_atom as lookup_copy, make_tiled_mma
     from ..atoms import make_tiled_copy_A, make_tiled_copy_B, make_tiled_copy_C
-    op = _operand(operand)
+    o = get_operand(operand)
+    op, (i, j), axes = o.name, o.modes, o.axes
     shape_layout = _atom_layout(atom_layout)
     if frg_values is not None and (isinstance(frg_values, bool) or not isinstance(frg_values, int)
                                    or frg_values < 1):
         raise SymcuteError(f"the fragment's value count must be a positive integer, got {frg_values!r}")
     if contrast is not None and (isinstance(contrast, bool) or not isinstance(contrast, int) or contrast < 1):
         raise SymcuteError(f"the contrast upcast must be a positive integer, got {contrast!r}")
-    (i, j), axes, bmode = OPERANDS[op]
     config = {"recipe": "retile-d", "mma": str(mma), "atom_layout": list(shape_layout), "operand": op,
               "copy_atom": str(copy_atom), "value_type": str(value_type), "frg_values": frg_values,
               "contrast": contrast, "permutation": None if permutation is None else list(permutation)}
@@ -120,7 +121,8 @@ def _configuration(d, tiled, op) -> None:
     """The tile sizes, the thread organisation and the symbols of the configuration."""
     atom = tiled.atom
     vmnk = tiled.thr_layout_vmnk
-    (i, j), axes, bmode = OPERANDS[op]
+    o = get_operand(op)
+    (i, j), axes = o.modes, o.axes
     modes = []
     for k, name in enumerate(ATOM_AXES):
         ext = vmnk[k + 1].size()
@@ -136,7 +138,8 @@ def _configuration(d, tiled, op) -> None:
               threads=tiled.size(), thr_layout_vmnk=str(vmnk), thread_modes=modes,
               # a broadcast only where the broadcast mode has threads: with atom layout (2,1,1) the
               # wn mode of A has extent 1, and atile connects nothing
-              broadcast_mode=None if bmode is None or vmnk[bmode].size() == 1 else ATOM_AXES[bmode - 1])
+              broadcast_mode=None if o.broadcast is None or vmnk[o.broadcast + 1].size() == 1
+              else ATOM_AXES[o.broadcast])
 
 
 def _thread_domain(d, tiled, op, F) -> None:
@@ -161,8 +164,8 @@ def _thread_domain(d, tiled, op, F) -> None:
 
 
 def _formula_F(d, tiled, op, F, Ff) -> None:
-    (i, j), axes, bmode = OPERANDS[op]
-    tile = (tiled.tile_size(i), tiled.tile_size(j))
+    o = get_operand(op)
+    tile, axes = o.tile_shape([tiled.tile_size(k) for k in range(3)]), o.axes
     T = F[0].size()
     bcast = [a.name for a in sym.broadcast_axes(Ff)]
     with d.paused():

@@ -1,4 +1,4 @@
-"""Shared pieces of the recipes: the operand table, step-recording helpers, and small computations on formulas.
+"""Shared pieces of the recipes: step-recording helpers, and small computations on formulas.
 
 Step details are JSON-native (ints, strings, lists, dicts), so a derivation
 read back with ``Derivation.from_json`` renders the same report.
@@ -11,18 +11,12 @@ from ..core import int_tuple as it
 from ..errors import SymcuteError
 from ..trace.derivation import Derivation
 
-# operand -> (tile modes of the MMA tile (M,N,K), the tile's axis names, the broadcast mode of thr_layout_vmnk)
-OPERANDS = {"A": ((0, 2), ("m", "k"), 2), "B": ((1, 2), ("n", "k"), 1), "C": ((0, 1), ("m", "n"), None)}
 ATOM_AXES = ("wm", "wn", "wk")
 ENUMERATE_LIMIT = 1 << 20   # distinct-value counts and per-value ranges enumerate up to this many inputs
 
 # --- small helpers ------------------------------------------------------------------------------
 
-def cute(x) -> str:
-    """CuTe notation of an int tuple, a layout or an int (``(8,1,1)``)."""
-    if isinstance(x, (list, tuple)):
-        return "(" + ",".join(cute(y) for y in x) + ")"
-    return str(x)
+cute = it.format_int_tuple   # CuTe notation of an int tuple (or its JSON list), a layout or an int: (8,1,1)
 
 
 def _jsonable(x):
@@ -31,13 +25,6 @@ def _jsonable(x):
     if isinstance(x, (list, tuple)):
         return [_jsonable(v) for v in x]
     return x
-
-
-def _operand(op) -> str:
-    o = op.upper() if isinstance(op, str) else op
-    if o not in OPERANDS:
-        raise SymcuteError(f"operand must be A, B or C, got {op!r}")
-    return o
 
 
 def _atom_layout(x) -> tuple:

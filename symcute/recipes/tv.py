@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 from .. import symbolic as sym
+from ..atoms.operand import OPERANDS, get_operand
 from ..core import right_inverse
 from ..core import int_tuple as it
 from ..trace.derivation import Derivation
 from .steps import (
-    OPERANDS, _atom_layout, last_node, _names_tree, _operand, add_evaluation, add_formula, add_proof, add_table,
+    _atom_layout, last_node, _names_tree, add_evaluation, add_formula, add_proof, add_table,
     cute,
 )
 
-def derive_tv(mma="SM90_64x64x16_F16F16F16_SS<GMMA::Major::K,GMMA::Major::K>", atom_layout=(1, 1, 1), operands=("A", "B", "C")) -> Derivation:
+def derive_tv(mma="SM90_64x64x16_F16F16F16_SS<GMMA::Major::K,GMMA::Major::K>", atom_layout=(1, 1, 1), operands=tuple(OPERANDS)) -> Derivation:
     """The TV layouts of a TiledMMA with named sub-axes, their right inverses and the inverse identities.
 
     For each operand: F = get_layoutX_TV() (recorded), its formula, broadcast
@@ -21,7 +22,7 @@ def derive_tv(mma="SM90_64x64x16_F16F16F16_SS<GMMA::Major::K,GMMA::Major::K>", a
     """
     from ..atoms import make_tiled_mma
     shape_layout = _atom_layout(atom_layout)
-    ops = [_operand(o) for o in operands]
+    ops = [get_operand(o).name for o in operands]
     d = Derivation(f"TV layouts of {mma} tiled {cute(shape_layout)}", recipe="tv", mma=str(mma),
                    atom_layout=list(shape_layout), operands=ops)
     with d:
@@ -67,9 +68,9 @@ def derive_tv_copy(copy_atom="SM100_TMEM_LOAD_32dp32b32x", tmem="(128,32):(65536
 
 
 def _tv_operand(d, tiled, op) -> None:
-    (i, j), axes, _ = OPERANDS[op]
     F = tiled.get_layout_TV(op)
-    _tv_layout(d, F, lambda: _names_tree(tiled, op), (tiled.tile_size(i), tiled.tile_size(j)), op)
+    tile = get_operand(op).tile_shape([tiled.tile_size(k) for k in range(3)])
+    _tv_layout(d, F, lambda: _names_tree(tiled, op), tile, op)
 
 
 def _tv_layout(d, F, names, tile, op) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .. import markup as md
+from ..atoms.operand import OPERANDS
 from ..markup import Raw, code
 
 _MARK = {"proved": "✓", "refuted": "✗", "unknown": "?"}
@@ -14,7 +15,7 @@ def render(view, t) -> str:
                         "missing": 0}
     for r in tab["rows"]:
         cells = []
-        for op in ("A", "B", "C"):
+        for op in OPERANDS:
             c = r["cells"][op]
             if c is None:
                 totals["missing"] += 1

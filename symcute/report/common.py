@@ -6,6 +6,7 @@ import re
 
 from ..trace.rules import CUTLASS_VERSION, rule_for
 from .. import markup as md
+from ..core.int_tuple import format_int_tuple
 from ..markup import Raw, code
 
 
@@ -23,10 +24,7 @@ def product_text(factors) -> str:
     return "*".join(str(f) for f in factors) if factors else "1"
 
 
-def cute(x) -> str:
-    if isinstance(x, (list, tuple)):
-        return "(" + ",".join(cute(y) for y in x) + ")"
-    return str(x)
+cute = format_int_tuple   # a tuple of a step's details (a JSON list once read back) in CuTe notation
 
 
 def span(n: int) -> str:

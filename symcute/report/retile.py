@@ -9,6 +9,7 @@ derivation's steps; every sentence from the template table of the language.
 from __future__ import annotations
 
 from .. import markup as md
+from ..atoms.operand import OPERANDS
 from .common import axes_table, check, checks_summary, cute, lin, product_text, sources, span
 from ..markup import Raw, block, code
 from .templates import snippets
@@ -141,7 +142,7 @@ def _thread_domain(view, t, ctx) -> list:
     ax = ctx["ax"]
     rows_, cols_ = td["ref_shape"]
     atom_thr = conf["atom_threads"]
-    i, j = {"A": (0, 2), "B": (1, 2), "C": (0, 1)}[op]
+    i, j = OPERANDS[op].modes
     sizes = [m[1] for m in conf["thread_modes"]]
     thr_factors = [atom_thr, sizes[i], sizes[j]]
     fin_factors = [atom_thr] + sizes

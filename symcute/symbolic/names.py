@@ -100,9 +100,7 @@ def unique_name(name: str, taken: set) -> str:
 
 def format_names(names) -> str:
     """A names tree in CuTe-like notation: ``((t0,t1),(v0,v1))``."""
-    if isinstance(names, (tuple, list)):
-        return "(" + ",".join(format_names(x) for x in names) + ")"
-    return str(names)
+    return it.format_int_tuple(names)
 
 
 def parse_names(text: str):

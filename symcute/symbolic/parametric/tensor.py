@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import sympy
 
+from ...atoms.operand import get_operand
 from ...core import Layout
 from ...core.layout import Underscore, _
 from ...errors import LayoutError, SymcuteError
@@ -185,7 +186,7 @@ def local_partition(tensor, tile: Layout, index: int) -> ParamTensor:
 def thrfrg(mma, operand: str, tensor) -> ParamTensor:
     """``mma.thrfrg_{A,B,C}(tensor)``: ((ThrV,(ThrM,ThrK)),(FrgV,(RestM,RestK,...))) over the parameters."""
     op = operand.upper()
-    i, j = {"A": (0, 2), "B": (1, 2), "C": (0, 1)}[op]
+    i, j = get_operand(op).modes
     t = _as_tensor(tensor)
     L = t.layout
     if L.rank < 2:
@@ -211,7 +212,7 @@ def partition(mma, operand: str, tensor, thr_idx: int) -> ParamTensor:
     op = operand.upper()
     thr = thrfrg(mma, op, tensor)
     v, m, n, k = get_flat_coord(mma.thr_layout_vmnk, thr_idx)
-    crd = {"A": (v, (m, k)), "B": (v, (n, k)), "C": (v, (m, n))}[op]
+    crd = get_operand(op).thread_coord(v, m, n, k)
     rest_rank = _rank(thr.layout.shape[1][1])
     return slice_tensor(thr, (crd, (_, _repeat(rest_rank))))
 
