@@ -11,7 +11,8 @@ Grammar (read by symcute's own reader; nothing is ever passed to an evaluator)::
               | INT ':' strides                             rank-1 layout literal
               | 'Sw' '<' B ',' M ',' S '>' 'o' INT 'o' expr  swizzle-composed layout literal
               | NAME                                         variable (--let), '_', or a type name
-    args     := [expr (',' expr)*]
+    args     := [arg (',' arg)*]
+    arg      := expr | NAME '=' expr                         keyword argument (calls only): injective(L, domain=64)
 
 Functions and methods come from :data:`symcute.expr.registry.REGISTRY` (filled by
 this package's ``*_functions`` modules).  Template arguments are passed after the
@@ -167,12 +168,29 @@ def _expr(r: Reader):
     return node
 
 
-def _args(r: Reader, close: str) -> list:
-    args = []
-    if not r.accept(close):
-        args.append(_expr(r))
-        while r.accept(","):
+def _args(r: Reader, close: str, keywords: bool = False) -> list:
+    """The arguments up to ``close``; with ``keywords``, ``NAME=expr`` gives a ("keyword", NAME, expr) node
+    (after the positional ones, each name once)."""
+    args, named = [], set()
+
+    def one():
+        if keywords and r.peek.kind == "name" and r.peek_at(1).text == "=":
+            name = r.next()
+            r.next()
+            if name.text.startswith("_"):
+                r.fail(f"keyword argument {name.text!r}: keywords do not start with '_'")
+            if name.text in named:
+                r.fail(f"keyword argument {name.text!r} given twice")
+            named.add(name.text)
+            args.append(("keyword", name.text, _expr(r)))
+        elif named:
+            r.fail("a positional argument after a keyword argument")
+        else:
             args.append(_expr(r))
+    if not r.accept(close):
+        one()
+        while r.accept(","):
+            one()
         r.expect(close)
     return args
 
@@ -226,7 +244,7 @@ def _primary(r: Reader):
             targs = _args(r, ">")
         if r.at("("):
             r.next()
-            return ("call", name, targs or [], _args(r, ")"), t.pos)
+            return ("call", name, targs or [], _args(r, ")", keywords=True), t.pos)
         if r.at("{"):
             r.next()
             r.expect("}")
@@ -392,6 +410,11 @@ def _eval(node, env: dict, depth: int, budget: _Budget):
         return _cpp_value(node[1], [ev(a) for a in node[2]], node[3])
     if kind == "call":
         name, targs, args, pos = node[1], node[2], node[3], node[4]
+        keywords = {a[1]: a[2] for a in args if a[0] == "keyword"}
+        args = [a for a in args if a[0] != "keyword"]
+        if keywords and name in env and not targs:
+            raise ParseError(f"{name!r} at position {pos} is a variable: a layout takes no keyword arguments "
+                             f"({', '.join(sorted(keywords))}=...)")
         if name in env and not targs:
             target = env[name]
             values = [ev(a) for a in args]
@@ -406,15 +429,16 @@ def _eval(node, env: dict, depth: int, budget: _Budget):
                 return param_functions.call(name, values)
         if fn is None:
             raise ParseError(f"unknown function {name!r} at position {pos}{REGISTRY.suggest(name, env)}")
-        for a in args:
+        for a in list(args) + list(keywords.values()):
             _not_a_type(a)
         values = [ev(a) for a in args] + [ev(a) for a in targs]
-        if any(_parametric(v) for v in values):
+        named = {k: ev(a) for k, a in keywords.items()}
+        if any(_parametric(v) for v in values) and not named:
             from . import param_functions
             return param_functions.call(name, values)
         if name not in REGISTRY.takes_identifiers:
-            _no_unknown_names(values, env, budget.text)
-        return _apply(name, fn, values)
+            _no_unknown_names(values + list(named.values()), env, budget.text)
+        return _apply(name, fn, values, named)
     if kind == "method":
         for a in node[3]:
             _not_a_type(a)
@@ -452,14 +476,15 @@ def _no_unknown_names(values, env: dict, text: str, depth: int = 0) -> None:
             _no_unknown_names(v, env, text, depth + 1)
 
 
-def _apply(name: str, fn: Callable, values: list):
+def _apply(name: str, fn: Callable, values: list, named: dict | None = None):
     try:
-        return fn(*values)
+        return fn(*values, **(named or {}))
     except SymcuteError:
         raise
     except (TypeError, ValueError, AttributeError, IndexError, KeyError, ZeroDivisionError) as e:
         # a wrong argument count or type: report it as the user's input, not a crash
-        args = ", ".join(format_int_tuple(v) for v in values)
+        args = ", ".join([format_int_tuple(v) for v in values] +
+                         [f"{k}={format_int_tuple(v)}" for k, v in (named or {}).items()])
         raise LayoutError(f"{name}({args}) is not a valid call: {e}") from None
 
 

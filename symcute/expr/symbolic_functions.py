@@ -72,3 +72,12 @@ for _name in ("prove", "prove_right_inverse", "prove_left_inverse", "is_injectiv
               "is_bijective", "witness"):
     register_function(_name, getattr(prover, _name))
 register_function("Compose", lambda outer, inner: prover.Compose(outer, inner))
+
+# the claim language: claim values, decided by prove(claim) (symcute.symbolic.claim)
+from ..symbolic import claim as _claim  # noqa: E402
+
+for _name in ("equal", "injective", "surjective", "bijective", "disjoint", "contains", "contiguous", "aligned",
+              "vector"):
+    register_function(_name, getattr(_claim, _name))
+register_function("forall", _claim.forall, identifiers=True)
+register_function("prove_claim", _claim.prove_claim)

@@ -32,7 +32,9 @@ def set_enabled(flag: bool) -> bool:
 
 # Which back-ends can answer which question (coverage needs a projection: ISL only).
 _Z3 = {"equal": z3_backend.equal, "injective": z3_backend.injective, "inside": z3_backend.inside,
-       "disjoint": z3_backend.disjoint, "increasing": z3_backend.increasing, "hits": z3_backend.hits}
+       "disjoint": z3_backend.disjoint, "increasing": z3_backend.increasing, "hits": z3_backend.hits,
+       "block_injective": z3_backend.block_injective, "block_contiguous": z3_backend.block_contiguous,
+       "block_aligned": z3_backend.block_aligned}
 _ISL = {"equal": isl_backend.equal, "injective": isl_backend.injective, "inside": isl_backend.inside,
         "covers": isl_backend.covers, "same_image": isl_backend.same_image,
         "subset": lambda a, na, b, nb, a_from=0: isl_backend.image_relation(a, na, b, nb, "subset", a_from),

@@ -66,14 +66,22 @@ def _enumerate_first(n: int, limit) -> bool:
 
 # --- equality ---------------------------------------------------------------------
 
-def prove(lhs, rhs, domain: int | None = None, limit: int | None = None, labels=None) -> Proof:
-    """Prove or refute ``lhs(i) == rhs(i)`` for every ``0 <= i < domain``.
+def prove(lhs, rhs=None, domain: int | None = None, limit: int | None = None, labels=None) -> Proof:
+    """Prove or refute ``lhs(i) == rhs(i)`` for every ``0 <= i < domain``; ``prove(claim)`` decides a claim
+    of the claim language (:mod:`symcute.symbolic.claim`: ``prove(injective(L, 64))``).
 
     ``lhs``/``rhs``: Layouts, Formulas or ``Compose(outer, inner)``; ``domain``
     defaults to the common size (different sizes refute equality: one side is
     defined where the other is not).  ``labels`` names the two sides in the
     statement and the certificate (default: their CuTe notation).
     """
+    from .claim import Claim, prove_claim
+    if isinstance(lhs, Claim) or isinstance(rhs, Claim):
+        if rhs is not None and not isinstance(rhs, int) or not isinstance(lhs, Claim) or domain is not None:
+            raise SymcuteError("prove(claim) takes one claim (and optionally an exhaustive limit)")
+        return prove_claim(lhs, rhs if limit is None else limit)
+    if rhs is None:
+        raise SymcuteError("prove: give two terms (prove(a, b): equality) or one claim (prove(injective(L)))")
     lhs, rhs = as_term(lhs), as_term(rhs)
     nl, nr = size_of(lhs), size_of(rhs)
     la, lb = labels if labels is not None else ("lhs", "rhs")

@@ -231,3 +231,47 @@ def hits(term, n: int, value: int):
     missing, w = _decide(s, enc, enc.apply(term, x) == value, x)
     return (not missing), (None if missing else w[0]), f"Z3: 'exists x in [0, {n}): L(x) == {value}' is " + \
         ("unsat" if missing else "sat")
+
+
+# --- claims on every block of m consecutive inputs (symcute.symbolic.blocks) -----------------------------
+
+def _block(n: int, m: int):
+    """A solver with the block index ``k`` in ``[0, n/m)``, and the encoder."""
+    z3 = _z3()
+    s = _solver()
+    enc = Encoder(s)
+    k = z3.Int("k")
+    s.add(k >= 0, k < n // m)
+    return z3, s, enc, k
+
+
+def block_injective(term, n: int, m: int):
+    """Injective on every block ``[k*m, (k+1)*m)`` of ``[0, n)``: ``(True, None, evidence)`` or
+    ``(False, (x, y), evidence)`` with ``x < y`` in one block and equal values."""
+    z3, s, enc, k = _block(n, m)
+    i, j = z3.Int("i"), z3.Int("j")
+    s.add(i >= 0, i < j, j < m)
+    x, y = k * m + i, k * m + j
+    holds, w = _decide(s, enc, enc.apply(term, x) == enc.apply(term, y), k, i, j)
+    return holds, (None if holds else (w[0] * m + w[1], w[0] * m + w[2])), \
+        f"Z3: 'exists block k, 0 <= i < j < {m}: L(k*{m}+i) == L(k*{m}+j)' is " + ("unsat" if holds else "sat")
+
+
+def block_contiguous(term, n: int, m: int, step: int):
+    """``term(k*m + j) == term(k*m) + step*j`` on every block of ``[0, n)``: ``(True, None, evidence)`` or
+    ``(False, k*m + j, evidence)``."""
+    z3, s, enc, k = _block(n, m)
+    j = z3.Int("j")
+    s.add(j >= 1, j < m)
+    holds, w = _decide(s, enc, enc.apply(term, k * m + j) != enc.apply(term, k * m) + step * j, k, j)
+    return holds, (None if holds else w[0] * m + w[1]), \
+        f"Z3: 'exists block k, 0 < j < {m}: L(k*{m}+j) != L(k*{m}) + {step}*j' is " + ("unsat" if holds else "sat")
+
+
+def block_aligned(term, n: int, m: int, alignment: int):
+    """``term(k*m) % alignment == 0`` for every block start of ``[0, n)``: ``(True, None, evidence)`` or
+    ``(False, k*m, evidence)``."""
+    z3, s, enc, k = _block(n, m)
+    holds, w = _decide(s, enc, enc.apply(term, k * m) % alignment != 0, k)
+    return holds, (None if holds else w[0] * m), \
+        f"Z3: 'exists block k: L(k*{m}) % {alignment} != 0' is " + ("unsat" if holds else "sat")

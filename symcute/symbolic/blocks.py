@@ -1,0 +1,296 @@
+"""Claims on every block of consecutive inputs: the engine behind "for every thread t: ..." and vector claims.
+
+A term ``G`` on ``[0, n)`` is cut into blocks ``[k*m, (k+1)*m)`` of ``m`` inputs.
+``each_block(kind, G, n, m)`` proves or refutes, for every block ``k``:
+
+- ``"injective"``: ``y -> G(k*m + y)`` is injective on ``[0, m)``;
+- ``"contiguous"``: ``G(k*m + j) == G(k*m) + step*j`` for ``j < m`` (consecutive values);
+- ``"aligned"``: ``G(k*m) % alignment == 0`` (each block starts aligned).
+
+A claim for every value of named sub-axes is one of these on ``G = term o P``,
+``P`` the permutation of the input digits that puts the free digits first
+(:func:`for_every`); a vector claim puts each thread's group of values first.
+
+Method, in order: enumeration on a small domain (numpy, every input);
+the linear form of ``G`` (:func:`symcute.symbolic.linear.linearize`) split at
+``m``: ``G(k*m + j) = G(0) + B(k) + J(j)`` exactly, so the claims are
+conditions on the coefficients (contiguous iff every in-block digit has
+coefficient ``step * weight``; aligned iff ``G(0)`` and every block digit's
+coefficient are multiples of the alignment; injective iff the in-block layout
+``J`` is, which the prover decides); then Z3; then enumeration up to the
+exhaustive limit; else unknown.  Every counterexample is re-evaluated with core.
+"""
+
+from __future__ import annotations
+
+from ..errors import SymcuteError
+from . import exact
+from .limits import HOW_TO_CHANGE, exhaustive_limit, _pow2
+from .linear import NotLinear, evaluate, linearize
+from .proof import Certificate, Proof
+from .table import Table
+
+KINDS = ("injective", "contiguous", "aligned")
+
+# Domains up to this size are enumerated first (numpy is faster than any argument there).
+ENUMERATE_FIRST = 1 << 12
+
+
+def each_block(kind: str, G, n: int, m: int, statement: str, step: int = 1, alignment: int = 1,
+               limit: int | None = None, show=None) -> Proof:
+    """``kind`` holds on every block of ``m`` inputs of ``G`` on ``[0, n)`` (see module doc).
+
+    ``show(i)``: the counterexample entries for input ``i`` of ``G`` (the caller's coordinates).
+    @pre m divides n; for "aligned", alignment >= 1
+    """
+    if kind not in KINDS:
+        raise SymcuteError(f"each_block: unknown claim {kind!r} (one of {', '.join(KINDS)})")
+    if m < 1 or n % m:
+        raise SymcuteError(f"each_block: block size {m} does not divide the domain {n}")
+    if kind == "aligned" and (isinstance(alignment, bool) or not isinstance(alignment, int) or alignment < 1):
+        raise SymcuteError(f"aligned: the alignment must be a positive integer, got {alignment!r}")
+    show = show or (lambda i: {"index": i})
+    args = (step,) if kind == "contiguous" else (alignment,) if kind == "aligned" else ()
+    lim = exhaustive_limit(limit)
+    if n <= min(lim, ENUMERATE_FIRST):
+        return _enumerated(kind, G, n, m, statement, args, show, lim)
+    try:
+        return _linear(kind, G, n, m, statement, args, show, limit)
+    except NotLinear as e:
+        why = str(e)
+    f2 = _f2(kind, G, n, m, statement, args, show)
+    if f2 is not None:
+        return f2
+    w = _probe(kind, G, n, m, args)
+    if w is not None:
+        cert = Certificate("probe", Table(["inputs tried", "failing input"], [["block starts and unit steps", w]]),
+                           ("a failing input found by evaluating G with core at the block starts 0, 1, 2, 4, ... "
+                            "and the in-block steps 1, 2, 4, ..., m-1",))
+        return _refuted(kind, G, m, statement, w, args, show, "probe", cert)
+    holds, w, evidence, method = exact.decide("block_" + kind, G, n, m, *args)
+    if holds is not None:
+        cert = Certificate(method, Table(["exact query", "result"], [[f"a block where {kind} fails", evidence]]),
+                           ("G is CuTe's evaluation written exactly in integer arithmetic; every witness is "
+                            "re-evaluated with core",))
+        if holds:
+            return Proof(statement, "proved", method, cert, reason=why)
+        return _refuted(kind, G, m, statement, w, args, show, method, cert)
+    why = f"{why}; the exact back-ends did not decide ({evidence})"
+    if n > lim:
+        return Proof(statement, "unknown", "none", reason=f"{why}; the domain of {_pow2(n)} inputs exceeds the "
+                                                          f"exhaustive limit {_pow2(lim)} ({HOW_TO_CHANGE})")
+    return _enumerated(kind, G, n, m, statement, args, show, lim)
+
+
+def _enumerated(kind, G, n, m, statement, args, show, lim) -> Proof:
+    from . import exhaustive
+    v = exhaustive.values(G, n, lim).reshape(n // m, m)
+    cert = Certificate("exhaustive", Table(["inputs", "blocks"], [[n, n // m]]), (f"evaluated at all {n} inputs",))
+    w = _first_failure(kind, v, m, args)
+    if w is None:
+        return Proof(statement, "proved", "exhaustive", cert)
+    return _refuted(kind, G, m, statement, w, args, show, "exhaustive", cert)
+
+
+def _first_failure(kind, v, m, args):
+    """The failing input (a pair for "injective"), or None, from the values ``v[k, j] = G(k*m + j)``."""
+    import numpy as np
+    if kind == "contiguous":
+        bad = np.argwhere(v - v[:, :1] != np.arange(m, dtype=v.dtype) * args[0])
+        return None if not bad.size else int(bad[0][0]) * m + int(bad[0][1])
+    if kind == "aligned":
+        bad = np.argwhere(v[:, 0] % args[0] != 0)
+        return None if not bad.size else int(bad[0][0]) * m
+    order = np.argsort(v, axis=1, kind="stable")
+    s = np.take_along_axis(v, order, axis=1)
+    bad = np.argwhere(s[:, 1:] == s[:, :-1])
+    if not bad.size:
+        return None
+    k, j = int(bad[0][0]), int(bad[0][1])
+    x, y = sorted((int(order[k, j]), int(order[k, j + 1])))
+    return k * m + x, k * m + y
+
+
+def _split(digits, m: int):
+    """The digits cut at weight ``m`` (a digit straddling it splits in two), or NotLinear."""
+    from .linear import Digit
+    out, weight = [], 1
+    for d in digits:
+        if d.weight != weight:
+            raise NotLinear(f"the digits of the domain are not a mixed-radix chain at weight {d.weight}")
+        if d.weight < m < d.weight * d.extent:
+            low = m // d.weight
+            if m % d.weight or d.extent % low:
+                raise NotLinear(f"digit {d.name} (weight {d.weight}, extent {d.extent}) straddles the block "
+                                f"boundary {m} at a non-multiple")
+            out.append(Digit(d.name + "_lo", low, d.weight, d.coef, d.via))
+            out.append(Digit(d.name + "_hi", d.extent // low, m, d.coef * low, d.via))
+        else:
+            out.append(d)
+        weight *= d.extent
+    return out
+
+
+def _linear(kind, G, n, m, statement, args, show, limit) -> Proof:
+    digits = _split(linearize(G, n), m)
+    base = evaluate(G, 0)
+    for d in digits[:: max(1, len(digits) // 64)]:   # self-check: each coefficient is core's unit step
+        if evaluate(G, d.weight) - base != d.coef:
+            raise AssertionError(f"each_block: coefficient of {d.name} does not match core evaluation")
+    inner = [d for d in digits if d.weight < m]
+    outer = [d for d in digits if d.weight >= m]
+    rows = [[d.name, d.extent, d.weight, d.coef, "in block" if d.weight < m else "block"] for d in digits]
+    header = ["digit", "extent", "weight", "coefficient", "role"]
+    if kind == "contiguous":
+        step = args[0]
+        bad = next((d for d in inner if d.coef != step * d.weight), None)
+        table = Table(header + [f"{step}*weight"], [r + [step * r[2] if r[4] == "in block" else ""] for r in rows])
+        cert = Certificate("contiguous", table, (f"G(k*{m} + j) - G(k*{m}) is the in-block part sum(c*x) = "
+                                                 f"{step}*j iff every in-block coefficient is {step} times its "
+                                                 f"weight",))
+        if bad is None:
+            return Proof(statement, "proved", "refinement", cert)
+        return _refuted(kind, G, m, statement, bad.weight, args, show, "refinement", cert,
+                        f"digit {bad.name} (weight {bad.weight}) has coefficient {bad.coef}, not {step * bad.weight}")
+    if kind == "aligned":
+        a = args[0]
+        table = Table(header + [f"mod {a}"], [r + [r[3] % a if r[4] == "block" else ""] for r in rows])
+        cert = Certificate("aligned", table, (f"every block start G(k*{m}) = G(0) + sum of block-digit terms; "
+                                              f"G(0) = {base}: all are multiples of {a} iff G(0) and every "
+                                              f"block coefficient are",))
+        if base % a:
+            return _refuted(kind, G, m, statement, 0, args, show, "refinement", cert, f"G(0) = {base}")
+        bad = next((d for d in outer if d.coef % a), None)
+        if bad is None:
+            return Proof(statement, "proved", "refinement", cert)
+        return _refuted(kind, G, m, statement, bad.weight, args, show, "refinement", cert,
+                        f"digit {bad.name} has coefficient {bad.coef}, not a multiple of {a}")
+    from ..core.layout import Layout
+    from .prover import is_injective
+    if not inner:
+        return Proof(statement, "proved", "refinement", Certificate("injective", Table(header, rows),
+                                                                     ("each block has one input",)))
+    J = Layout(tuple(d.extent for d in inner), tuple(d.coef for d in inner))
+    p = is_injective(J, limit)
+    cert = Certificate("injective", Table(header, rows),
+                       (f"G(k*{m} + j) = G(k*{m}) + J(j) with J = {J} (the in-block digits): every block is "
+                        f"injective iff J is ({p.method}: {p.verdict})",))
+    if p.proved:
+        return Proof(statement, "proved", p.method, cert)
+    if p.refuted:
+        x, y = p.counterexample["indices"]
+        return _refuted(kind, G, m, statement, (x, y), args, show, p.method, cert, p.reason)
+    raise NotLinear(f"the in-block layout {J}'s injectivity is unknown ({p.reason})")
+
+
+def _pow2_log(n: int):
+    return n.bit_length() - 1 if n > 0 and n & (n - 1) == 0 else None
+
+
+def _f2(kind, G, n, m, statement, args, show):
+    """The GF(2) view ``G(q) = M q ^ c`` on a power-of-two domain (swizzles): exact for injective and for
+    power-of-two alignments; for contiguity a sufficient condition (no verdict when it fails).  None: no view."""
+    from .bits import NotF2Linear
+    from .f2 import F2Matrix
+    from .prover_f2 import index_map
+    k, b = _pow2_log(n), _pow2_log(m)
+    if k is None or b is None:
+        return None
+    try:
+        M, c = index_map(_inner_first(G), k)
+    except NotF2Linear:
+        return None
+    if evaluate(G, 0) != c or any(evaluate(G, 1 << j) != M(1 << j) ^ c for j in range(k)):
+        return None   # the view disagrees with core at a unit input: no view
+    cols = [M(1 << j) for j in range(k)]
+    rows = [[f"bit {j}", "in block" if j < b else "block", col] for j, col in enumerate(cols)]
+    table = Table(["index bit", "role", "column of M"], rows + [["(constant)", "", c]])
+    if kind == "injective":
+        J = F2Matrix.from_function(lambda x: M(x), b, max(M.n_rows, 1))
+        cert = Certificate("gf2-block", table, (f"G(k*{m} + j) = M(k*{m}) ^ c ^ J j with J the {b} in-block "
+                                                f"columns: every block is injective iff rank J = {b}",))
+        if J.rank() == b:
+            return Proof(statement, "proved", "gf2", cert)
+        v = min(x for x in J.kernel() if x)
+        return _refuted(kind, G, m, statement, (0, v), args, show, "gf2", cert, f"rank J < {b}: {v} is in its kernel")
+    if kind == "aligned":
+        a = args[0]
+        if _pow2_log(a) is None:
+            return None
+        cert = Certificate("gf2-block", table, (f"the block starts are c ^ (sums of block columns): all multiples "
+                                                f"of {a} iff c and every block column are",))
+        if c % a:
+            return _refuted(kind, G, m, statement, 0, args, show, "gf2", cert, f"c = {c}")
+        bad = next((j for j in range(b, k) if cols[j] % a), None)
+        if bad is None:
+            return Proof(statement, "proved", "gf2", cert)
+        return _refuted(kind, G, m, statement, 1 << bad, args, show, "gf2", cert,
+                        f"the column of index bit {bad} is {cols[bad]}")
+    if args[0] == 1 and all(cols[j] == 1 << j for j in range(b)) and \
+            all(x % m == 0 for x in [c] + cols[b:]):
+        cert = Certificate("gf2-block", table, (f"the in-block columns are the unit vectors 1, 2, ..., {m // 2} and "
+                                                f"c and every block column are multiples of {m}: each block start has "
+                                                f"{b} zero low bits, so XOR with j is + j",))
+        return Proof(statement, "proved", "gf2", cert)
+    return None
+
+
+def _inner_first(term):
+    """The same function with every Compose's outer side a plain term: ``(a o b) o c`` as ``a o (b o c)``."""
+    from .linear import Compose
+    if not isinstance(term, Compose):
+        return term
+    outer, inner = term.outer, _inner_first(term.inner)
+    while isinstance(outer, Compose):
+        inner = Compose(outer.inner, inner) if not isinstance(outer.inner, Compose) else \
+            _inner_first(Compose(outer.inner, inner))
+        outer = outer.outer
+    return Compose(outer, inner)
+
+
+def _probe(kind, G, n, m, args, tries: int = 48):
+    """A failing input among the block starts 0, 1, 2, 4, ... and the in-block steps 1, 2, 4, ..., m-1
+    (contiguity and alignment; each point evaluated with core), or None."""
+    if kind == "injective":
+        return None
+    blocks = n // m
+    ks = sorted({0, blocks - 1} | {min(1 << e, blocks - 1) for e in range(min(blocks.bit_length(), tries))})
+    js = sorted({m - 1} | {min(1 << e, m - 1) for e in range(min(m.bit_length(), tries))} - {0})
+    for kb in ks:
+        start = kb * m
+        v0 = evaluate(G, start)
+        if kind == "aligned":
+            if v0 % args[0]:
+                return start
+            continue
+        for j in js:
+            if evaluate(G, start + j) != v0 + args[0] * j:
+                return start + j
+    return None
+
+
+def _refuted(kind, G, m, statement, w, args, show, method, cert, why: str = "") -> Proof:
+    """The counterexample at ``w``, re-evaluated with core (AssertionError when it is none)."""
+    if kind == "injective":
+        x, y = w
+        vx, vy = evaluate(G, x), evaluate(G, y)
+        if x == y or vx != vy or x // m != y // m:
+            raise AssertionError(f"each_block: {x} and {y} are no collision in one block ({vx} vs {vy})")
+        ce = {"first": show(x), "second": show(y), "value": vx}
+        return Proof(statement, "refuted", method, cert, ce, reason=why or f"two inputs of block {x // m} "
+                                                                           f"have the value {vx}")
+    if kind == "contiguous":
+        start = w - w % m
+        v0, v = evaluate(G, start), evaluate(G, w)
+        if v - v0 == args[0] * (w - start):
+            raise AssertionError(f"each_block: input {w} is contiguous after all")
+        ce = {**show(w), "block start": show(start), "value": v, "start value": v0,
+              "expected": v0 + args[0] * (w - start)}
+        return Proof(statement, "refuted", method, cert, ce,
+                     reason=why or f"{v} is not {v0} + {args[0]}*{w - start}")
+    v = evaluate(G, w)
+    if v % args[0] == 0 or w % m:
+        raise AssertionError(f"each_block: block start {w} is aligned after all ({v})")
+    ce = {**show(w), "value": v, "alignment": args[0]}
+    return Proof(statement, "refuted", method, cert, ce,
+                 reason=(why + "; " if why else "") + f"a block starts at {v}, not a multiple of {args[0]}")
