@@ -49,7 +49,7 @@ def _inputs(rng, kind, n):
         elif kind == "index":
             L = rand_layout(rng)
             out.append((L, rng.randrange(L.size())))
-        elif kind == "ctor":
+        elif kind in ("ctor", "ctor-new"):
             L = rand_layout(rng)
             out.append((L.shape, L.stride))
         elif kind == "coord":   # a coordinate congruent to the shape (a nested one where the shape nests)
@@ -82,7 +82,12 @@ OPS = [
     ("logical_product", "product", sc.logical_product, pycute.logical_product),
     ("zipped_product", "product", sc.zipped_product, pycute.zipped_product),
     ("tiled_product", "product", sc.tiled_product, pycute.tiled_product),
-    ("Layout(shape, stride)", "ctor", lambda s, d: sc.Layout(s, d), lambda s, d: pycute.Layout(s, d)),
+    # the public constructor twice: from the same tuple objects again (symcute remembers the pairs of
+    # tuple objects it checked), and from new tuple objects at every call (each one checked)
+    ("Layout(shape, stride), tuples seen before", "ctor", lambda s, d: sc.Layout(s, d),
+     lambda s, d: pycute.Layout(s, d)),
+    ("Layout(shape, stride), new tuples", "ctor-new", lambda s, d: sc.Layout(s, d),
+     lambda s, d: pycute.Layout(s, d)),
     ("evaluate (idx)", "index", lambda L, i: L(i), lambda L, i: L(i)),
     ("evaluate (nested coord)", "coord", lambda L, c: L(c), lambda L, c: L(c)),
     ("size", "one", sc.size, pycute.size),
@@ -116,6 +121,20 @@ def time_pair(f, a, g, b, repeat):
     return min(ta), min(tb)
 
 
+def new_tuples(t):
+    """An equal IntTuple made of new tuple objects (``tuple(t)`` of a tuple is ``t`` itself)."""
+    return tuple([new_tuples(x) for x in t]) if isinstance(t, tuple) else t
+
+
+def time_pair_new(f, g, inputs, repeat):
+    """Like time_pair, each call on tuple objects never passed to a constructor before."""
+    ta, tb = [], []
+    for _ in range(repeat):
+        ta.append(_once(f, [tuple(new_tuples(x) for x in args) for args in inputs]))
+        tb.append(_once(g, [tuple(new_tuples(x) for x in args) for args in inputs]))
+    return min(ta), min(tb)
+
+
 def runnable(fn, args) -> bool:
     try:
         fn(*args)
@@ -130,7 +149,10 @@ def bench(cases: int, repeat: int, seed: int = 1):
         rng = random.Random(f"bench:{name}:{seed}")
         inputs = _inputs(rng, kind, cases)
         both = [(a, convert(a)) for a in inputs if runnable(mine, a) and runnable(theirs, convert(a))]
-        t_sym, t_py = time_pair(mine, [a for a, _ in both], theirs, [b for _, b in both], repeat)
+        if kind == "ctor-new":
+            t_sym, t_py = time_pair_new(mine, theirs, [a for a, _ in both], repeat)
+        else:
+            t_sym, t_py = time_pair(mine, [a for a, _ in both], theirs, [b for _, b in both], repeat)
         rows.append((name, len(both), t_sym, t_py, t_py / t_sym))
     return rows
 
@@ -139,9 +161,13 @@ def seed_rows(repeat: int):
     """The seed's TV layout: the public constructor against pycute's, and Layout.parse of its text."""
     n = 2000
     ctor = [SEED_TV] * n
-    t_sym, t_py = time_pair(lambda s, d: sc.Layout(s, d), ctor, lambda s, d: pycute.Layout(s, d), ctor, repeat)
+    mine, theirs = (lambda s, d: sc.Layout(s, d)), (lambda s, d: pycute.Layout(s, d))
+    t_sym, t_py = time_pair(mine, ctor, theirs, ctor, repeat)
+    t_sym_new, t_py_new = time_pair_new(mine, theirs, ctor, repeat)
     t_parse = time_calls(sc.Layout.parse, [(SEED_TEXT,)] * n, repeat)
-    return [("Layout(shape, stride) of the seed's TV layout", t_sym, t_py), ("Layout.parse of its text", t_parse, None)]
+    return [("Layout(shape, stride) of the seed's TV layout, tuples seen before", t_sym, t_py),
+            ("Layout(shape, stride) of the seed's TV layout, new tuples", t_sym_new, t_py_new),
+            ("Layout.parse of its text", t_parse, None)]
 
 
 def hook_overhead(cases: int, repeat: int):

@@ -94,6 +94,17 @@ def _plain_pair(shape, stride, depth: int) -> bool:
     return True
 
 
+# The (shape, stride) pairs of tuple objects the public constructor has checked, by the identity
+# of the two objects.  A tuple of ints (and frozen basis strides) is deeply immutable, so the same
+# pair of objects passes the check every time, and a literal tuple in user code is the same object
+# at every call: constructing from it again costs a look-up instead of a walk over every leaf.
+# Keyed by id(), never by equality: (4.0,) == (4,) and (True,) == (1,) compare and hash equal but
+# are not layouts.  The entry holds both objects, so their ids cannot be reused while it is
+# remembered (the `is` checks on a hit say so explicitly).  Bounded: cleared when full.
+_BUILT: dict = {}
+_BUILT_MAX = 1024
+
+
 class Layout:
     """CuTe's ``Layout<Shape, Stride>``.
 
@@ -110,14 +121,25 @@ class Layout:
     __slots__ = ("_shape", "_stride", "_hash", "_flat")  # _flat: set on first evaluation (never by constructors)
 
     def __init__(self, shape: IntTuple, stride: IntTuple | None = None):
-        if stride is not None and _plain_pair(shape, stride, 0):
-            # the common case, checked in one walk: congruent tuples of exact ints (strides may be
-            # basis elements); anything else (lists, other leaves, errors) takes the full path below
+        kind = type(shape)
+        if kind is tuple and stride is not None:
+            key = (id(shape), id(stride))
+            seen = _BUILT.get(key)
+            if seen is not None and seen[0] is shape and seen[1] is stride or _plain_pair(shape, stride, 0):
+                # checked before, or now in one walk: congruent tuples of exact ints (strides may be
+                # basis elements); anything else (lists, other leaves, errors) takes the full path below
+                if _budget.get() is not None:
+                    charge_tuple(shape, stride)
+                self._shape, self._stride, self._hash = shape, stride, None
+                if seen is None:
+                    if len(_BUILT) >= _BUILT_MAX:
+                        _BUILT.clear()
+                    _BUILT[key] = (shape, stride)
+                return
+        elif kind is int and (type(stride) is int or type(stride) is ScaledBasis):
             if _budget.get() is not None:
                 charge_tuple(shape, stride)
-            self._shape = shape
-            self._stride = stride
-            self._hash = None
+            self._shape, self._stride, self._hash = shape, stride, None
             return
         shape = _normalize(shape, "shape")
         for s in it.flatten_to_tuple(shape):
@@ -132,9 +154,7 @@ class Layout:
                     f"shape {format_int_tuple(shape)} and stride {format_int_tuple(stride)} are not congruent")
         if _budget.get() is not None:
             charge_tuple(shape, stride)
-        self._shape = shape
-        self._stride = stride
-        self._hash = None
+        self._shape, self._stride, self._hash = shape, stride, None
 
     @classmethod
     def _make(cls, shape, stride) -> "Layout":

@@ -146,3 +146,44 @@ def test_plain_append_to_a_composed_layout_is_the_tuple_pair():
     assert str(append(c, Layout(1, 0), 3)) == "Sw<2,4,3> o 0 o (8,32,1):(32,1,0)"
     with pytest.raises(LayoutError, match="append<N>"):
         append(c)
+
+
+def test_remembered_tuples_keep_every_check():
+    # The constructor remembers pairs of tuple objects it has checked (by identity), so building
+    # again from the same objects skips the walk; equal-looking inputs of other types are new
+    # objects and are still refused, and a refused pair is never remembered.
+    from symcute.core import layout as layout_module
+    shape, stride = (4, (2, 3)), (1, (4, 8))
+    first, again = Layout(shape, stride), Layout(shape, stride)
+    assert first == again and again.shape is shape and again.stride is stride
+    assert (id(shape), id(stride)) in layout_module._BUILT
+    for bad_shape in ((4.0, (2, 3)), (4, (2, 3.0))):
+        assert bad_shape == shape and hash(bad_shape) == hash(shape)  # an equality-keyed cache would let them in
+        for _ in range(2):
+            with pytest.raises(LayoutError, match="is not an integer"):
+                Layout(bad_shape, stride)
+    ragged = (1, (4,))
+    for _ in range(2):
+        with pytest.raises(LayoutError, match="not congruent"):
+            Layout(shape, ragged)
+    assert (id(shape), id(ragged)) not in layout_module._BUILT
+    one = (1, (2, 3))
+    Layout(one, stride)
+    with pytest.raises(LayoutError, match="is not an integer"):
+        Layout((True, (2, 3)), stride)  # True == 1, hash(True) == hash(1)
+
+
+def test_remembered_tuples_are_bounded_and_still_charged_to_the_budget():
+    from symcute.core import budget
+    from symcute.core import layout as layout_module
+    pairs = [(tuple([i, 2]), (1, 5)) for i in range(1, layout_module._BUILT_MAX + 50)]
+    for s, d in pairs:
+        Layout(s, d)
+    assert len(layout_module._BUILT) <= layout_module._BUILT_MAX
+    shape, stride = (8, 8), (1, 8)
+    Layout(shape, stride)
+    with budget.limited(work=10**6) as b:
+        Layout(shape, stride)
+        once = b.used
+        Layout(shape, stride)
+    assert once > 0 and b.used == 2 * once
