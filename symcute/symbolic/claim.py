@@ -234,10 +234,40 @@ def _selectors(axes) -> tuple:
 def prove_claim(claim: Claim, limit: int | None = None) -> Proof:
     """Prove or refute ``claim``: proved (certificate) / refuted (counterexample re-evaluated with core) /
     unknown, never a proof that was not made."""
-    from . import claims as images
-    from . import prover
     if not isinstance(claim, Claim):
         raise SymcuteError(f"prove_claim: {_show(claim)} is not a claim")
+    from . import exact
+    from .limits import exhaustive_limit
+    if _inputs(claim) <= min(CHEAP_ENUMERATION, exhaustive_limit(limit)):
+        # enumeration decides this domain in well under a second: the exact back-ends get a short bound
+        with exact.time_budget(CHEAP_Z3_MS, CHEAP_ISL_SECONDS):
+            return _decide(claim, limit)
+    return _decide(claim, limit)
+
+
+# Domains up to this many inputs are cheap to enumerate (numpy): there Z3 and ISL are bounded by
+# CHEAP_Z3_MS / CHEAP_ISL_SECONDS, so that a question they find hard falls to enumeration quickly.
+CHEAP_ENUMERATION = 1 << 20
+CHEAP_Z3_MS, CHEAP_ISL_SECONDS = 1000, 2.0
+
+
+def _inputs(claim: Claim) -> int:
+    """The largest number of inputs (or targets) enumerating the claim would evaluate."""
+    if claim.kind == "forall":
+        return _inputs(claim.body)
+    n = 1
+    for t in claim.terms:
+        n = max(n, size_of(t))
+    for k, v in claim.options:
+        if isinstance(v, int) and k in ("domain", "domain_a", "domain_b", "onto"):
+            n = max(n, v)
+    return n
+
+
+def _decide(claim: Claim, limit) -> Proof:
+    from . import exact
+    from . import claims as images
+    from . import prover
     k, o = claim.kind, claim.option
     if k == "forall":
         return _forall(claim, limit)
@@ -257,19 +287,44 @@ def prove_claim(claim: Claim, limit: int | None = None) -> Proof:
         if k == "disjoint":
             return images.images_disjoint(a, b, na, nb, limit=limit)
         return images.image_contains(a, b, na, nb, limit=limit)
-    L, n = _restricted(claim.terms[0], o("domain"), "domain")
-    L = L if n is None else Compose(L, _identity(n))
+    whole, n = _restricted(claim.terms[0], o("domain"), "domain")
+    L = whole if n is None else Compose(whole, _identity(n))
     if k == "injective":
+        if n is not None:   # injective on the whole domain is injective on every part of it
+            with exact.time_budget(CHEAP_Z3_MS, CHEAP_ISL_SECONDS):
+                p = prover.is_injective(whole, limit=0)
+            if p.proved:
+                return Proof(f"{term_text(L)} is injective on [0, {n})", "proved", p.method, p.certificate,
+                             reason=f"{term_text(whole)} is injective on its whole domain [0, {size_of(whole)}), "
+                                    f"which contains [0, {n})")
         return prover.is_injective(L, limit)
     if k == "surjective":
         return prover.is_surjective(L, o("onto"), limit)
     if k == "bijective":
+        out = _outside(L, o("onto") or size_of(L))
+        if out is not None:
+            return out
         return prover.is_bijective(L, o("onto"), limit)
     from .blocks import each_block
     size = size_of(L)
     statement = (f"{term_text(L)}(j) == {term_text(L)}(0) + {o('step')}*j for all 0 <= j < {size}"
                  if k == "contiguous" else f"{term_text(L)}(0) is a multiple of {o('alignment')}")
     return each_block(k, L, size, size, statement, step=o("step", 1), alignment=o("alignment", 1), limit=limit)
+
+
+def _outside(L, onto: int, tries: int = 64):
+    """A refutation of bijectivity onto ``[0, onto)`` from a value outside it at a probed input, or None."""
+    import random
+    n = size_of(L)
+    rng = random.Random(n * 7919 + onto)
+    probes = [0, n - 1] + [(1 << e) - 1 for e in range(1, n.bit_length()) if (1 << e) <= n] + \
+             [rng.randrange(n) for _ in range(tries)]
+    for x in probes:
+        v = evaluate(L, x)
+        if not 0 <= v < onto:
+            return Proof(f"{term_text(L)} is a bijection from [0, {n}) onto [0, {onto})", "refuted", "probe", None,
+                         {"index": x, "value": v}, reason=f"the value at {x} is {v}: outside [0, {onto})")
+    return None
 
 
 def _identity(n: int) -> Layout:

@@ -5,7 +5,6 @@ import json
 import pytest
 
 from symcute import Layout, Swizzle
-from symcute.cli import main
 from symcute.core.composed import ComposedLayout
 from symcute.errors import SymcuteError
 from symcute.expr import evaluate
@@ -128,24 +127,21 @@ def test_the_expression_language_states_claims():
     assert str(evaluate("forall(0, contiguous((4,4):(4,1)))")) == "forall(0, contiguous((4,4):(4,1), step=1))"
 
 
-def test_calc_and_prove_commands(capsys):
-    code = main(["prove", "vector", "((8,8),8):((1,64),8)", "Sw<3,3,3> o 0 o (8,64):(64,1)", "--width", "8"])
-    assert code == 0 and "verdict: proved" in capsys.readouterr().out
-    code = main(["prove", "contiguous", "(16,8):(8,1)", "--forall", "1"])
-    assert code == 1 and "refuted" in capsys.readouterr().out
-    code = main(["prove", "forall(t, injective(F))", "--let", "F=(16,8):(1,0)", "--name", "F=(t,v)", "--json"])
-    out = json.loads(capsys.readouterr().out)
-    assert code == 1 and out["verdict"] == "refuted"
-    code = main(["prove", "injective", "(4,4):(1,2)", "--domain", "4"])
+def test_calc_and_prove_commands(cli):
+    code, out, _ = cli("prove", "vector", "((8,8),8):((1,64),8)", "Sw<3,3,3> o 0 o (8,64):(64,1)", "--width", "8")
+    assert code == 0 and "verdict: proved" in out
+    code, out, _ = cli("prove", "contiguous", "(16,8):(8,1)", "--forall", "1")
+    assert code == 1 and "refuted" in out
+    code, out, _ = cli("prove", "forall(t, injective(F))", "--let", "F=(16,8):(1,0)", "--name", "F=(t,v)", "--json")
+    assert code == 1 and json.loads(out)["verdict"] == "refuted"
+    code, out, _ = cli("prove", "injective", "(4,4):(1,2)", "--domain", "4")
     assert code == 0
-    capsys.readouterr()
-    code = main(["prove", "4:2"])
-    err = capsys.readouterr().err
+    code, out, err = cli("prove", "4:2")
     assert code == 2 and "neither a claim keyword" in err and len(err.strip().splitlines()) == 1
-    code = main(["calc", "injective((4,4):(1,2), domian=4)"])
-    assert code == 2 and "unexpected keyword argument 'domian'" in capsys.readouterr().err
-    code = main(["calc", "injective(domain=4, (4,4):(1,2))"])
-    assert code == 2 and "positional argument after a keyword" in capsys.readouterr().err
+    code, out, err = cli("calc", "injective((4,4):(1,2), domian=4)")
+    assert code == 2 and "unexpected keyword argument 'domian'" in err
+    code, out, err = cli("calc", "injective(domain=4, (4,4):(1,2))")
+    assert code == 2 and "positional argument after a keyword" in err
 
 
 def test_unknown_when_nothing_decides():
