@@ -9,7 +9,7 @@ from symcute import (
     raked_product, right_inverse, upcast, downcast, zipped_divide, tiled_divide, flat_divide,
 )
 from symcute.core.int_tuple import compatible, depth, product
-from .strategies import compact_layouts, injective_layouts, layouts, pow2_layouts, same_shape_pairs, shapes
+from ..strategies import compact_layouts, injective_layouts, layouts, pow2_layouts, same_shape_pairs, shapes
 from symcute.core.int_tuple import flatten_to_tuple
 
 

@@ -8,13 +8,7 @@ from hypothesis import given, strategies as st
 from symcute import LayoutError
 from symcute.core.swizzle import Swizzle, compose_swizzles, downcast_swizzle, make_swizzle, upcast_swizzle
 
-
-@st.composite
-def swizzles(draw, max_bits=4, max_base=5):
-    b = draw(st.integers(0, max_bits))
-    m = draw(st.integers(0, max_base))
-    s = draw(st.integers(max(b, 0), b + 4)) * draw(st.sampled_from((1, -1)))
-    return Swizzle(b, m, s)
+from ..strategies import swizzles
 
 
 # --- the functor ---------------------------------------------------------------------

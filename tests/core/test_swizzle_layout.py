@@ -25,46 +25,9 @@ from symcute.core.layout import _, slice_
 from symcute.core.parse import parse_layout
 from symcute.core.swizzle import Swizzle
 
+from ..strategies import bit_layouts, fitting_swizzles, layout_swizzles, leaves, slice_coords
+
 UNIT_CASES = Path(__file__).resolve().parent.parent / "data" / "cute_unit_cases.jsonl"
-
-
-# --- strategies ------------------------------------------------------------------------
-
-@st.composite
-def swizzles(draw, max_bits=3, max_base=3):
-    b = draw(st.integers(0, max_bits))
-    s = draw(st.integers(max(b, 1), b + 3)) * draw(st.sampled_from((1, -1)))
-    return Swizzle(b, draw(st.integers(0, max_base)), s)
-
-
-@st.composite
-def bit_layouts(draw, max_modes=3, gaps=True):
-    """Modes of extent 2^k on disjoint bit ranges, in a random order, maybe with gaps and nesting."""
-    ks = draw(st.lists(st.integers(1, 3), min_size=1, max_size=max_modes))
-    order = draw(st.permutations(list(range(len(ks)))))
-    strides = [0] * len(ks)
-    bit = 0
-    for i in order:
-        if gaps and draw(st.integers(0, 4)) == 0:
-            bit += 1
-        strides[i] = 1 << bit
-        bit += ks[i]
-    shape, stride = tuple(1 << k for k in ks), tuple(strides)
-    if len(ks) >= 2 and draw(st.booleans()):  # nest the first two modes
-        shape, stride = (shape[:2],) + shape[2:], (stride[:2],) + stride[2:]
-    if len(shape) == 1:
-        shape, stride = shape[0], stride[0]
-    return Layout(shape, stride)
-
-
-@st.composite
-def fitting_swizzles(draw, n_bits: int):
-    """A non-trivial swizzle acting within the low ``n_bits`` bits (``size(Sw) <= 2^n_bits``)."""
-    assume(n_bits >= 2)
-    b = draw(st.integers(1, n_bits // 2))
-    s = draw(st.integers(b, n_bits - b))
-    m = draw(st.integers(0, n_bits - b - s))
-    return Swizzle(b, m, s * draw(st.sampled_from((1, -1))))
 
 
 def _log2(n: int) -> int:
@@ -122,7 +85,7 @@ def test_cute_unit_cases(row):
 
 # --- composition ----------------------------------------------------------------------------
 
-@given(swizzles(), bit_layouts())
+@given(layout_swizzles(), bit_layouts())
 def test_swizzle_o_layout_is_function_composition(sw, L):
     R = composition(sw, L)
     assert values(R, L.size()) == [sw(L(i)) for i in range(L.size())]
@@ -146,7 +109,7 @@ def test_layout_o_swizzle_follows_cute_where_the_push_is_not_exact():
     assert not pushes_exactly(L, sw) and R(4) != L(sw(4))
 
 
-@given(swizzles(), st.integers(0, 64), bit_layouts(), st.data())
+@given(layout_swizzles(), st.integers(0, 64), bit_layouts(), st.data())
 def test_composed_o_tiler_is_function_composition(sw, offset, L, data):
     C = ComposedLayout(sw, offset, L)
     n = data.draw(st.sampled_from([d for d in range(1, L.size() + 1) if L.size() % d == 0]))
@@ -199,7 +162,7 @@ def test_right_inverse_post_condition(L, data):
     assert all(C(R(i)) == i for i in range(R.size()))
 
 
-@given(swizzles(), bit_layouts(), st.integers(1, 64))
+@given(layout_swizzles(), bit_layouts(), st.integers(1, 64))
 def test_right_inverse_with_an_offset_subtracts_it(sw, L, offset):
     """``right_inverse(Sw o O o L) = right_inverse(L) o -O o Sw``."""
     C = ComposedLayout(sw, offset, L)
@@ -244,23 +207,8 @@ def _fill(coord, rest):
     return go(coord)
 
 
-@st.composite
-def slice_coords(draw, shape):
-    def go(s, top):
-        if isinstance(s, tuple) and (top or draw(st.booleans())):
-            return tuple(go(x, False) for x in s)
-        return _ if draw(st.booleans()) else draw(st.integers(0, Layout(s).size() - 1))
-    c = go(shape, True)
-    assume(c is _ or (isinstance(c, tuple) and _ in _leaves(c)))
-    return c
-
-
-def _leaves(c):
-    return [y for x in c for y in _leaves(x)] if isinstance(c, tuple) else [c]
-
-
 @settings(max_examples=200)
-@given(swizzles(), bit_layouts(), st.integers(0, 7), st.data())
+@given(layout_swizzles(), bit_layouts(), st.integers(0, 7), st.data())
 def test_slice_and_offset_splits_the_function(sw, L, high, data):
     """``C(coord with rest) == sliced(rest) + offset`` (mod 2^32), for offsets that do not carry into L's bits."""
     offset = high << (L.cosize().bit_length() + 1)
@@ -284,14 +232,14 @@ def test_slice_examples_from_cute():
 
 # --- casts, common vectors, products, the rest ----------------------------------------------------
 
-@given(swizzles(), bit_layouts(), st.integers(0, 4))
+@given(layout_swizzles(), bit_layouts(), st.integers(0, 4))
 def test_upcast_undoes_downcast(sw, L, k):
     C = ComposedLayout(sw, 0, L)
-    assume(1 in _leaves(L.stride))
+    assume(1 in leaves(L.stride))
     assert core.upcast(core.downcast(C, 1 << k), 1 << k) == C
 
 
-@given(swizzles(), bit_layouts(gaps=False))
+@given(layout_swizzles(), bit_layouts(gaps=False))
 def test_max_common_vector_is_contiguous_in_both(sw, L):
     C = ComposedLayout(sw, 0, L)
     n = core.max_common_vector(C, L)

@@ -5,7 +5,7 @@ from hypothesis import given, strategies as st
 import symcute
 
 from .harness import fuzz_settings, outcome
-from .strategies import COPY_SEEDS, HOSTILE, MMA_SEEDS, VALUE_TYPES, mutated, text_inputs
+from .hostile import COPY_SEEDS, HOSTILE, MMA_SEEDS, VALUE_TYPES, mutated, text_inputs
 
 POOL = HOSTILE + ["MMA_Atom", "Copy_Atom", "Copy_Traits", "MMA_Traits", "cute", "GMMA::Major::K", "GMMA::Major::MN",
                   "uint128_t", "half_t", "SM80", "SM90", "_TN", "x16", "F16F16F16F16", "<", ">", "{}", ","]

@@ -29,7 +29,7 @@ from symcute.cli import build_parser
 
 from ..cli_runner import run_cli
 from .harness import CLI_TIME_BOUND, OUTCOMES, fuzz_settings, outcome
-from .strategies import EXPR_SEEDS, HOSTILE, LAYOUT_SEEDS, MMA_SEEDS, COPY_SEEDS, NAMES_SEEDS, SEED_A, mutated
+from .hostile import EXPR_SEEDS, HOSTILE, LAYOUT_SEEDS, MMA_SEEDS, COPY_SEEDS, NAMES_SEEDS, SEED_A, mutated
 
 SKIP = {"--build", "--copy-headers", "--regenerate-proofs", "-h", "--help", "--version"}
 INTS = ["0", "1", "-1", "2", "4", "32", "64", "512", "1024", str(2 ** 62), str(2 ** 64), "x", "", "1e3", "0x10"]

@@ -12,7 +12,7 @@ from symcute import Layout
 from symcute import expr as language
 
 from .harness import fuzz_settings, outcome
-from .strategies import EXPR_SEEDS, HUGE, LAYOUT_SEEDS, SEED_A, text_inputs
+from .hostile import EXPR_SEEDS, HUGE, LAYOUT_SEEDS, SEED_A, text_inputs
 
 pytestmark = pytest.mark.usefixtures("small_exhaustive_limit")
 

@@ -10,7 +10,7 @@ from symcute.cli.formula import as_formula
 from symcute.symbolic.names import parse_names
 
 from .harness import fuzz_settings, outcome
-from .strategies import HOSTILE, NAMES_SEEDS, SEED_A, text_inputs
+from .hostile import HOSTILE, NAMES_SEEDS, SEED_A, text_inputs
 
 LAYOUTS = [Layout.parse(SEED_A), Layout.parse("(4,8):(8,1)"), Layout.parse("32:1"),
            Layout.parse("((2,2),(4,(2,3))):((1,2),(4,(0,16)))")]

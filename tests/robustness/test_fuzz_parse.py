@@ -7,7 +7,7 @@ from symcute.core.composed import ComposedLayout
 from symcute.core.parse import parse_int_tuple, parse_layout
 
 from .harness import fuzz_settings, outcome
-from .strategies import LAYOUT_SEEDS, text_inputs
+from .hostile import LAYOUT_SEEDS, text_inputs
 
 
 @fuzz_settings(ci=400)

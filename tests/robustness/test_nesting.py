@@ -19,7 +19,7 @@ from symcute.symbolic.names import parse_names
 
 from ..cli_runner import run_cli
 from .harness import outcome
-from .strategies import nested
+from .hostile import nested
 from .test_fuzz_cli import check_exit
 
 DEEP = 10_000

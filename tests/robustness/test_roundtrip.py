@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 
-from hypothesis import given, strategies as st
+from hypothesis import assume, given, strategies as st
 
 import symcute.symbolic as sym
 from symcute.expr import derive_expr
@@ -26,8 +26,9 @@ from symcute.symbolic.proof import Proof
 from symcute import recipes
 from symcute.trace import Derivation
 
+from ..strategies import flat_layouts
 from .harness import fuzz_settings, outcome
-from .strategies import mutated
+from .hostile import mutated
 
 INTS = st.integers(-(1 << 70), 1 << 70) | st.sampled_from([0, 1, -1, 2, 1 << 62, (1 << 63) + 1, -(1 << 64)])
 
@@ -63,24 +64,17 @@ def test_layout_round_trips_through_its_notation(L):
        st.sampled_from(["(8,64):(64,1)", "((4,2),8):((2,1),8)", "16:1"]))
 def test_composed_layout_round_trips(b, m, s, offset, inner):
     kind, sw = outcome("Swizzle", Swizzle, b, m, s)
-    if kind == "error":
-        return
+    assume(kind == "value")   # CuTe refuses this swizzle: not a case of the round trip
     C = ComposedLayout(sw, offset, Layout.parse(inner))
     assert str(parse_layout(json.loads(json.dumps(str(C))))) == str(C)
 
 
-SMALL = st.sampled_from([1, 2, 2, 3, 4, 8])
-STRIDES = st.sampled_from([0, 1, 2, 3, 4, 8, 16, -1, -4, 1 << 40, (1 << 63) + 5])
+SMALL_EXTENTS = (1, 2, 2, 3, 4, 8)
+WILD_STRIDES = (0, 1, 2, 3, 4, 8, 16, -1, -4, 1 << 40, (1 << 63) + 5)
 
 
-@st.composite
-def small_layouts(draw):
-    n = draw(st.integers(1, 4))
-    shape = tuple(draw(SMALL) for _ in range(n))
-    stride = tuple(draw(STRIDES) for _ in range(n))
-    if n >= 3 and draw(st.booleans()):
-        return Layout((shape[:2], shape[2:]), (stride[:2], stride[2:]))
-    return Layout(shape, stride)
+def small_layouts():
+    return flat_layouts(extents=SMALL_EXTENTS, strides=WILD_STRIDES)
 
 
 def _named(L, draw_names):

@@ -8,7 +8,7 @@ from symcute.core import ComposedLayout, Layout, Swizzle
 from symcute.core.parse import parse_layout
 from symcute.symbolic.bits import NotF2Linear, bit_layout
 
-from .strategies import random_pow2_layout, random_swizzled
+from ..strategies import random_pow2_layout, random_swizzled
 
 
 def _agrees(L, names=None):

@@ -10,7 +10,7 @@ from symcute.core.parse import parse_layout
 import symcute.symbolic as sym
 from symcute.symbolic import exact, isl_backend, z3_backend
 
-from .strategies import random_layout
+from ..strategies import random_layout
 
 islpy = pytest.importorskip("islpy")
 z3 = pytest.importorskip("z3")

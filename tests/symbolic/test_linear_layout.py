@@ -9,7 +9,7 @@ import symcute.core as core
 import symcute.symbolic as sym
 from symcute.errors import SymcuteError
 
-from .strategies import random_pow2_layout, random_swizzle
+from ..strategies import random_pow2_layout, random_swizzle
 
 
 def _index_bits(L, dims, q):

@@ -10,7 +10,7 @@ import symcute.symbolic as sym
 from symcute.symbolic.names import default_names
 
 from .seed import seed_F
-from .strategies import compact_layouts, layouts
+from ..strategies import flat_compact_layouts, flat_layouts
 
 
 def _same(sym_op, core_op, *args):
@@ -46,7 +46,7 @@ unary = [
 
 
 @settings(max_examples=300, deadline=None)
-@given(layouts())
+@given(flat_layouts())
 def test_unary_ops_match_core(L):
     F = sym.formula(L)
     for s, c in unary:
@@ -54,7 +54,7 @@ def test_unary_ops_match_core(L):
 
 
 @settings(max_examples=200, deadline=None)
-@given(layouts(), st.sampled_from([1, 2, 4, 8, 16]))
+@given(flat_layouts(), st.sampled_from([1, 2, 4, 8, 16]))
 def test_recasts_match_core(L, n):
     F = sym.formula(L)
     _same(sym.upcast, core.upcast, F, n)
@@ -62,7 +62,7 @@ def test_recasts_match_core(L, n):
 
 
 @settings(max_examples=150, deadline=None)
-@given(layouts(), compact_layouts())
+@given(flat_layouts(), flat_compact_layouts())
 def test_binary_ops_match_core(L, T):
     F = sym.formula(L)
     _same(sym.composition, core.composition, F, T)
@@ -79,7 +79,7 @@ def test_binary_ops_match_core(L, T):
 
 
 @settings(max_examples=300, deadline=None)
-@given(layouts())
+@given(flat_layouts())
 def test_right_inverse_digits_are_named_after_the_digits_they_select(L):
     F = sym.formula(L)
     G = sym.right_inverse(F)
@@ -90,7 +90,7 @@ def test_right_inverse_digits_are_named_after_the_digits_they_select(L):
 
 
 @settings(max_examples=300, deadline=None)
-@given(layouts(), compact_layouts())
+@given(flat_layouts(), flat_compact_layouts())
 def test_aliases_point_at_the_digit_reached(L, T):
     F = sym.formula(L)
     M = sym.formula(T, default_names(T.shape, "m"))

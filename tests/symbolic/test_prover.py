@@ -9,7 +9,7 @@ from symcute.errors import LayoutError, LimitError
 import symcute.symbolic as sym
 from symcute.symbolic import exact, exhaustive, limits
 
-from .strategies import layouts
+from ..strategies import flat_layouts
 
 
 @pytest.fixture
@@ -25,21 +25,21 @@ def _values(L):
 
 
 @settings(max_examples=200, deadline=None)
-@given(layouts())
+@given(flat_layouts())
 def test_cute_right_inverse_postcondition_is_proved_by_refinement(L):
     p = sym.prove_right_inverse(L, core.right_inverse(L))
     assert p.verdict == "proved" and p.method == "refinement"
 
 
 @settings(max_examples=200, deadline=None)
-@given(layouts())
+@given(flat_layouts())
 def test_coalesce_is_the_same_function(L):
     p = sym.prove(L, core.coalesce(L))
     assert p.verdict == "proved" and p.method == "refinement"
 
 
 @settings(max_examples=200, deadline=None)
-@given(layouts())
+@given(flat_layouts())
 def test_left_inverse_verdict_matches_evaluation(L):
     try:
         R = core.left_inverse(L)

@@ -10,7 +10,7 @@ from symcute.core.parse import parse_layout
 from symcute.errors import SymcuteError
 import symcute.symbolic as sym
 
-from .strategies import random_swizzled
+from ..strategies import random_swizzled
 
 SW343 = "Sw<3,4,3> o _0 o (8,64):(64,1)"
 

@@ -16,7 +16,7 @@ import symcute.core as core
 from symcute.errors import LayoutError
 import symcute.symbolic as sym
 
-from .strategies import random_bijection, random_layout
+from ..strategies import random_bijection, random_layout
 from .trust_counts import COUNTS
 
 N_CLAIMS = 3000

@@ -13,7 +13,7 @@ import symcute.core as core
 from symcute.errors import LayoutError
 import symcute.symbolic as sym
 
-from .strategies import random_pow2_layout, random_swizzle, random_swizzled
+from ..strategies import random_pow2_layout, random_swizzle, random_swizzled
 from .test_trust import counterexample_is_real, decide, truth
 from .trust_counts import COUNTS
 
