@@ -4,6 +4,12 @@ CuTe coalesces back to front (``bw_coalesce``): walking the flattened modes
 from the last, it skips size-1 modes, and merges ``s0:d0`` into the front
 ``s1:d1`` when ``s0 * d0 == d1``.  The result is the same function on
 ``[0, size)`` with depth at most 1.
+
+Each test is on CuTe's *types*: only a static 1 is skipped or replaced, and
+two modes merge only when the front extent is static and ``s0 * d0 == d1`` is
+a compile-time truth (both sides static).  A run-time integer
+(:class:`~symcute.core.integer.DynamicInt`) therefore stops a merge that its
+value would allow: ``coalesce((_2,1,_3):(3,_3,_1))`` is ``(_2,1,_3):(3,_3,_1)``.
 """
 
 from __future__ import annotations
@@ -11,6 +17,7 @@ from __future__ import annotations
 from ..errors import LayoutError
 from . import int_tuple as it
 from .dispatch import operation
+from .integer import DynamicInt
 from .layout import Layout, _filter_zeros_tuple, _normalize, no_modes_error
 
 
@@ -19,20 +26,35 @@ def _bw_coalesce(flat_shape: tuple, flat_stride: tuple, new_shape, new_stride) -
     shapes, strides = [new_shape], [new_stride]
     for i in range(len(flat_shape) - 2, -1, -1):
         s = flat_shape[i]
-        if s == 1:
+        if s == 1 and type(s) is int:               # is_constant<1>: a run-time 1 is a mode like any other
             continue
         d = flat_stride[i]
-        if len(shapes) == 1 and shapes[0] == 1:   # replace a size-1 front with anything
+        if len(shapes) == 1 and shapes[0] == 1 and type(shapes[0]) is int:   # replace a static-1 front
             shapes[0], strides[0] = s, d
-        elif s * d == strides[-1]:                  # contiguous: merge into the front mode
-            shapes[-1] *= s
+        elif s * d == strides[-1] and _static_merge(s, d, shapes[-1], strides[-1]):
+            shapes[-1] = s * shapes[-1]             # contiguous: merge into the front mode
             strides[-1] = d
         else:
             shapes.append(s)
             strides.append(d)
     if len(shapes) == 1:
-        return Layout._make(1, 0) if shapes[0] == 1 else Layout._make(shapes[0], strides[0])
+        if shapes[0] == 1 and type(shapes[0]) is int:
+            return Layout._make(1, 0)
+        return Layout._make(shapes[0], strides[0])
     return Layout._make(tuple(reversed(shapes)), tuple(reversed(strides)))
+
+
+def _static_merge(s, d, front_shape, front_stride) -> bool:
+    """CuTe merges only where ``is_static<front shape>`` and ``s*d == front stride`` is a static truth."""
+    if type(s) is int and type(d) is int and type(front_shape) is int and type(front_stride) is int:
+        return True   # the all-static case: one test per merge
+    prod = s * d
+    return (type(front_shape) is not DynamicInt and type(prod) is not DynamicInt
+            and type(front_stride) is not DynamicInt and not _dynamic_basis(prod, front_stride))
+
+
+def _dynamic_basis(*xs) -> bool:
+    return any(type(getattr(x, "value", None)) is DynamicInt for x in xs)
 
 
 def _flat_modes(layout: Layout, op: str) -> tuple[tuple, tuple]:
@@ -56,7 +78,7 @@ def coalesce_x(layout: Layout, profile=None, op: str = "composition") -> Layout:
     if isinstance(profile, tuple):
         return _by_profile(layout, profile, lambda m, p: coalesce_x(m, p, op), op)
     fs, fd = _flat_modes(layout, op)
-    last = 2 if fs[-1] == 1 else fs[-1]
+    last = 2 if fs[-1] == 1 and type(fs[-1]) is int else fs[-1]
     return _bw_coalesce(fs, fd, last, fd[-1])
 
 
@@ -100,5 +122,5 @@ def filter(layout: Layout, profile=None) -> Layout:
 
 def _filter_flat(layout: Layout, op: str = "filter") -> Layout:
     fs, fd = _flat_modes(layout, op)
-    fs = tuple(1 if d == 0 else s for s, d in zip(fs, fd))
+    fs = tuple(1 if d == 0 and type(d) is int else s for s, d in zip(fs, fd))   # static-0 strides only
     return _bw_coalesce(fs, fd, fs[-1], fd[-1])

@@ -9,6 +9,13 @@ from .composition import composition
 from .inverse import right_inverse
 from .dispatch import operation
 from .layout import Layout, format_int_tuple
+from .integer import is_static
+
+
+def _static_unit_front(common: Layout) -> bool:
+    """``is_static<shape<0>(common)> && is_constant<1, stride<0>(common)>``: a static contiguous front mode."""
+    front = common[0]
+    return front.stride == 1 and type(front.stride) is int and is_static(front.shape)
 
 
 def _name(x) -> str:
@@ -32,7 +39,7 @@ def max_common_layout(a: Layout, b: Layout) -> Layout:
         raise LayoutError(f"max_common_layout({_name(a)}, {_name(b)}): no matching function "
                           f"(one swizzled composed layout and one Layout are required)")
     inv_b, common = _common(a, b)
-    if common[0].stride == 1:
+    if _static_unit_front(common):
         return composition(inv_b, common[0])
     return Layout(1, 0)
 
@@ -47,7 +54,7 @@ def max_common_vector(a: Layout, b: Layout) -> int:
         raise LayoutError(f"max_common_vector({_name(a)}, {_name(b)}): no matching function "
                           f"(swizzled composed layouts and Layouts are required)")
     _, common = _common(a, b)
-    if common[0].stride == 1:
+    if _static_unit_front(common):
         return common[0].shape
     return 1
 
@@ -63,7 +70,7 @@ def nullspace(layout: Layout) -> Layout:
         raise LayoutError(f"nullspace: {layout!r} is not a layout")
     flat_shape = it.flatten_to_tuple(layout.shape)
     flat_stride = it.flatten_to_tuple(layout.stride)
-    idx = [i for i, d in enumerate(flat_stride) if d == 0]
+    idx = [i for i, d in enumerate(flat_stride) if d == 0 and type(d) is int]   # is_constant<0>: static zeros
     if not idx:
         return Layout(1, 0)
     rstride = it.compact_col_major(flat_shape)

@@ -14,6 +14,7 @@ from .coalesce import _bw_coalesce, _filter_flat
 from .layout import Layout, cosize, format_int_tuple
 from .dispatch import operation
 from .hook import note, recording
+from .integer import DynamicInt, is_static
 
 
 @operation("complement")
@@ -37,13 +38,16 @@ def complement(layout: Layout, cotarget=None) -> Layout:
     if not _is_int_tuple(cotarget):
         raise LayoutError(f"complement({layout}, {cotarget!r}): the cotarget must be an integer or a shape")
     shape, stride = filtered.shape, filtered.stride
-    if not isinstance(stride, tuple) and stride == 0:
+    if not isinstance(stride, tuple) and stride == 0 and type(stride) is int:   # is_constant<0, Stride>
         return Layout(_coalesce_shape(cotarget))
     if type(shape) is not tuple:
         shape, stride = (shape,), (stride,)
     for d in stride:
-        if type(d) is not int:
+        if not it.is_int(d):
             raise LayoutError(f"complement({layout}): basis strides are not supported")
+    if len(stride) != 1 and not is_static(stride):
+        raise LayoutError(f"complement({layout}): Dynamic-stride complement only for rank-1 layouts "
+                          f"(CuTe static_asserts static strides when the filtered layout has several modes)")
     # CuTe repeatedly takes the first mode of minimal stride: that is a stable sort by stride
     order = sorted(range(len(stride)), key=stride.__getitem__)
     result_shape: list = []
@@ -52,7 +56,7 @@ def complement(layout: Layout, cotarget=None) -> Layout:
         d = stride[k]
         covered = result_stride[-1]
         new_shape = d // covered if d >= 0 and covered > 0 else it.cdiv(d, covered)
-        if new_shape == 0:
+        if new_shape == 0 and type(new_shape) is int:   # a run-time 0 is not detected (CuTe: static_assert)
             raise LayoutError(
                 f"complement({layout}): Non-injective Layout detected in complement "
                 f"(stride {d} is smaller than the extent {covered} already covered)")
@@ -61,6 +65,10 @@ def complement(layout: Layout, cotarget=None) -> Layout:
     new_stride = result_stride.pop()
     rest_shape = _coalesce_shape(it.ceil_div(cotarget, new_stride))
     rest_stride = it.compact_col_major(rest_shape, new_stride)
+    if type(rest_shape) is tuple:   # static and run-time extents do not coalesce: several rest modes
+        flat_s = tuple(result_shape) + rest_shape
+        flat_d = tuple(result_stride) + rest_stride
+        return _bw_coalesce(flat_s, flat_d, flat_s[-1], flat_d[-1])
     if recording() is not None:  # building the details costs; only when a derivation asks
         note(filtered=filtered, sorted_modes=[(shape[k], stride[k]) for k in order],
              gaps=list(zip(result_shape, result_stride)), rest=(rest_shape, rest_stride))
@@ -72,9 +80,23 @@ def complement(layout: Layout, cotarget=None) -> Layout:
 def _is_int_tuple(t) -> bool:
     if type(t) is tuple:
         return all(_is_int_tuple(x) for x in t)
-    return type(t) is int
+    return it.is_int(t)
 
 
 def _coalesce_shape(shape):
-    """CuTe's ``coalesce(Shape)`` on a static shape: the product, as one mode."""
-    return it.product(shape)
+    """CuTe's ``coalesce(Shape)``: neighbouring extents multiply when both are static or both run-time.
+
+    An all-static (or all run-time) shape is its product, one mode; a mixed one keeps a mode per run.
+    """
+    if type(shape) is not tuple:
+        return shape
+    flat = it.flatten_to_tuple(shape)
+    if not flat:
+        return it.product(shape)
+    out = [flat[0]]
+    for a in flat[1:]:
+        if (type(out[-1]) is DynamicInt) == (type(a) is DynamicInt):
+            out[-1] = out[-1] * a
+        else:
+            out.append(a)
+    return out[0] if len(out) == 1 else tuple(out)

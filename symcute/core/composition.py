@@ -16,6 +16,12 @@ from .composed import ComposedLayout
 from .dispatch import member, operation
 from .layout import Layout, Underscore, format_int_tuple, has_empty_mode
 from .hook import note, recording, traced
+from .integer import DynamicInt, cmin
+
+
+def _static(a, b) -> bool:
+    """Both operands are compile-time integers (CuTe checks its conditions with static_assert on those only)."""
+    return type(a) is not DynamicInt and type(b) is not DynamicInt
 
 
 @operation("composition")
@@ -57,7 +63,7 @@ def composition(lhs, rhs):
                     raise LayoutError(f"composition({lhs}, {format_int_tuple(rhs)}): a tiler mode gives the composed "
                                       f"layout {m}, which cannot be a mode of a layout")
             return Layout._make(tuple(m._shape for m in modes), tuple(m._stride for m in modes))
-        if t is int:
+        if t is int or t is DynamicInt:
             flat = coalesce_x(lhs)
             shape, stride = _impl(flat._shape, flat._stride, rhs, 1, lhs, rhs)
             return Layout._make(shape, stride)
@@ -71,8 +77,15 @@ def composition(lhs, rhs):
 @member(Layout, ComposedLayout)
 @traced("with_shape")
 def with_shape(self, *shape):
-    """CuTe's ``Layout::with_shape``: ``composition(*this, make_layout(shape))``."""
+    """CuTe's ``Layout::with_shape``: ``composition(*this, make_layout(shape))``.
+
+    @pre a single integer shape is static: CuTe's member calls ``make_layout`` unqualified, which
+         argument-dependent lookup finds for ``Int<n>{}`` but not for a run-time ``int``
+    """
     s = shape[0] if len(shape) == 1 else tuple(shape)
+    if type(s) is DynamicInt:
+        raise LayoutError(f"({self}).with_shape({s}): CuTe's with_shape does not compile for a single run-time "
+                          f"integer (make_layout is not found for an int); give the shape as a tuple ({s},)")
     return composition(self, Layout(s))
 
 
@@ -107,7 +120,7 @@ def _impl(lshape, lstride, rshape, rstride, lhs, rhs):
     if type(rstride) is not int:
         if isinstance(rstride, ScaledBasis):  # select the mode of lhs that the basis names
             return _impl(rstride.basis_get(lshape), rstride.basis_get(lstride), rshape, rstride.value, lhs, rhs)
-    if rstride == 0:
+    if rstride == 0 and type(rstride) is int:   # is_constant<0>: a run-time 0 stride takes the general path
         return rshape, rstride
     if type(lshape) is not tuple:
         return rshape, rstride * lstride
@@ -119,34 +132,39 @@ def _impl(lshape, lstride, rshape, rstride, lhs, rhs):
     last = len(lshape) - 1
     for i in range(last):
         curr_shape, curr_stride = lshape[i], lstride[i]
-        # divisibility does not depend on signs, so Python's % answers C++'s question here
-        if not (rest_stride % curr_shape == 0 or rest_stride < curr_shape):
+        # divisibility does not depend on signs, so Python's % answers C++'s question here; CuTe
+        # static_asserts it on static values only (on run-time ones its assert is commented out)
+        if not (rest_stride % curr_shape == 0 or rest_stride < curr_shape) and _static(curr_shape, rest_stride):
             raise LayoutError(
                 f"composition({lhs}, {format_int_tuple(rhs)}): Stride Divisibility Condition violated: "
                 f"stride {rest_stride} is neither divisible by nor less than shape {curr_shape}")
         a = rest_stride if rest_stride >= 0 else -rest_stride
         next_shape = it.ceil_div(curr_shape, a)
-        next_stride = it.ceil_div(a, curr_shape) * (1 if rest_stride > 0 else -1 if rest_stride < 0 else 0)
-        if next_shape == 1 or rest_shape == 1:
+        sign = (1 if rest_stride > 0 else -1 if rest_stride < 0 else 0)
+        next_stride = it.ceil_div(a, curr_shape) * (sign if type(rest_stride) is int else DynamicInt(sign))
+        if (next_shape == 1 and type(next_shape) is int) or (rest_shape == 1 and type(rest_shape) is int):
             divisions.append((curr_shape, curr_stride, rest_shape, rest_stride, None))
             rest_stride = next_stride
             continue
-        new_shape = next_shape if next_shape < rest_shape else rest_shape
-        if rest_shape % new_shape != 0:
+        if type(next_shape) is int and type(rest_shape) is int:
+            new_shape = next_shape if next_shape < rest_shape else rest_shape
+        else:
+            new_shape = cmin(next_shape, rest_shape)   # cute::min of a run-time value is run-time
+        if rest_shape % new_shape != 0 and _static(new_shape, rest_shape):
             raise LayoutError(
                 f"composition({lhs}, {format_int_tuple(rhs)}): Shape Divisibility Condition violated: "
                 f"shape {rest_shape} is not divisible by {new_shape}")
         divisions.append((curr_shape, curr_stride, rest_shape, rest_stride, new_shape))
         result_shape.append(new_shape)
         result_stride.append(rest_stride * curr_stride)
-        rest_shape = rest_shape // new_shape
+        rest_shape = rest_shape // new_shape if type(rest_shape) is int else it.cdiv(rest_shape, new_shape)
         rest_stride = next_stride
     if recording() is not None:  # building the details costs; only when a derivation asks
         note(divisions=divisions)
     last_stride = lstride[last]
     if not result_shape:
         return rest_shape, rest_stride * last_stride
-    if rest_shape == 1:
+    if rest_shape == 1 and type(rest_shape) is int:
         if len(result_shape) == 1:
             return result_shape[0], result_stride[0]
         return tuple(result_shape), tuple(result_stride)

@@ -13,19 +13,36 @@ from typing import Any, Callable, Iterable
 
 from ..errors import LayoutError
 from .budget import current as _budget
+from .integer import DynamicInt, is_constant, signum as _signum
 
 IntTuple = Any  # int | tuple[IntTuple, ...] (ScaledBasis in stride positions)
 
 
-def format_int_tuple(t: IntTuple) -> str:
+def format_int_tuple(t: IntTuple, static_marks: bool = False) -> str:
     """CuTe's ``print`` of an IntTuple, without underscores: ``((2),1)`` keeps 1-tuples.
 
     A list prints as a tuple (a tuple read back from JSON); any other leaf prints as ``str`` (``_``, a
     ScaledBasis, a SymPy extent).  This is the one IntTuple text formatter of the package.
+    With ``static_marks``, CuTe's own print: a static integer is ``_4``, a run-time one
+    (:class:`~symcute.core.integer.DynamicInt`) ``4``, a basis stride ``_1@0``.
     """
     if isinstance(t, (tuple, list)):
-        return "(" + ",".join(format_int_tuple(x) for x in t) + ")"
+        return "(" + ",".join(format_int_tuple(x, static_marks) for x in t) + ")"
+    if static_marks:
+        return _marked(t)
     return str(t)
+
+
+def _marked(x) -> str:
+    t = type(x)
+    if t is int:
+        return f"_{x}"
+    if t is DynamicInt:
+        return str(x)
+    modes = getattr(x, "modes", None)
+    if type(modes) is tuple and isinstance(getattr(x, "value", None), int):   # a ScaledBasis: its scale is marked
+        return _marked(x.value) + "".join(f"@{m}" for m in reversed(modes))
+    return str(x)
 
 
 def is_tuple(x) -> bool:
@@ -47,12 +64,16 @@ def cdiv(a: int, b: int) -> int:
 
 
 def cmod(a: int, b: int) -> int:
-    """C++ ``a % b``: the remainder has the sign of ``a``."""
-    return a - cdiv(a, b) * b
+    """C++ ``a % b``: the remainder has the sign of ``a`` (``x % _1`` and ``_0 % x`` are static ``_0``)."""
+    r = a - cdiv(a, b) * b
+    if type(r) is DynamicInt and (is_constant(1, b) or is_constant(-1, b) or is_constant(0, a)):
+        return 0
+    return r
 
 
 def signum(a: int) -> int:
-    return (a > 0) - (a < 0)
+    """CuTe's ``signum`` (a run-time ``int`` for a run-time argument)."""
+    return _signum(a)
 
 
 # Structure ------------------------------------------------------------------
@@ -229,7 +250,9 @@ def shape_div(a: IntTuple, b: IntTuple) -> IntTuple:
         return tuple(result)
     if is_tuple(b):
         return shape_div(a, product(b))
-    if b == 0 or a == 0 or (cmod(a, b) != 0 and cmod(b, a) != 0):
+    if (b == 0 or a == 0 or (cmod(a, b) != 0 and cmod(b, a) != 0)) and type(a) is int and type(b) is int:
+        # CuTe static_asserts the (weak) Divisibility Condition on static values only; with a run-time
+        # operand its assert is commented out and the value is ceil_div's
         raise LayoutError(f"Divisibility Condition violated in shape_div: neither {a} nor {b} divides the other")
     return cdiv(a + b - 1, b)
 
@@ -261,7 +284,7 @@ def _compact_walk(shape: IntTuple, current, left: bool, metered):
         for i in order:
             strides[i], current = _compact_walk(shape[i], current, left, metered)
         return tuple(strides), current
-    if shape == 1:
+    if shape == 1 and type(shape) is int:   # is_constant<1>: a run-time 1 keeps its stride
         return 0, current
     if metered is not None and type(current) is int:
         b, account = metered
@@ -365,7 +388,7 @@ def idx2crd_strided(idx: int, shape: IntTuple, stride: IntTuple) -> IntTuple:
         return tuple(idx2crd_strided(idx, s, d) for s, d in zip(shape, stride))
     if shape == 1:
         return 0
-    if type(stride) is not int:
+    if not is_int(stride):
         raise LayoutError(f"idx2crd({idx}, {shape}, {stride}): stride {stride} is not an integer")
     if stride == 0:
         raise LayoutError(f"idx2crd({idx}, {shape}, {stride}): stride 0 under extent {shape} divides by zero")

@@ -15,6 +15,7 @@ from .coalesce import _bw_coalesce, _coalesce_flat
 from .dispatch import operation
 from .layout import Layout
 from .hook import note, recording
+from .integer import DynamicInt
 
 
 def exchange_sort_by_stride(strides: tuple) -> list[int]:
@@ -150,7 +151,7 @@ def _coalesced_modes(layout: Layout, op: str):
     if type(shape) is not tuple:
         shape, stride = (shape,), (stride,)
     for d in stride:
-        if type(d) is not int:
+        if type(d) is not int and not it.is_int(d):
             raise LayoutError(f"{op}({layout}): basis strides are not supported")
     preprod = [1]
     p = 1
@@ -168,14 +169,21 @@ def right_inverse(layout):
             modes, in stride order; modes that break the chain (stride 0,
             gaps) are skipped, so ``size(R)`` may be smaller than ``size(layout)``.
     @post composition(layout, R) is identical to make_layout(shape(R))
+    Run-time strides are left out (CuTe filters them before sorting), and the chain stops where
+    the extent covered becomes a run-time value.
     """
     clayout, shape, stride, preprod = _coalesced_modes(layout, "right_inverse")
-    order = exchange_sort_by_stride(stride)
+    kept = [i for i, d in enumerate(stride) if type(d) is not DynamicInt]
+    if len(kept) == len(stride):
+        order = exchange_sort_by_stride(stride)
+    else:  # CuTe filters out the run-time strides, then sorts the static ones
+        order = [kept[k] for k in exchange_sort_by_stride(tuple(stride[i] for i in kept))]
     result_shape, result_stride = [1], [0]
     curr = 1
     chosen, skipped = [], []
     for i in order:
-        if stride[i] == curr:
+        # is_constant<stride, curr>: the chain continues only while the extent covered is static
+        if stride[i] == curr and type(curr) is int:
             result_shape.append(shape[i])
             result_stride.append(preprod[i])
             curr = shape[i] * stride[i]
@@ -192,10 +200,13 @@ def left_inverse(layout):
     """CuTe's ``left_inverse``: a layout R with ``R(layout(i)) == i`` for all ``i < size(layout)``.
 
     (For a non-injective layout it is a quasi-inverse: ``layout(R(layout(i))) == layout(i)``.)
-    @pre static strides; each non-zero stride is divisible by the size gathered
+    @pre static strides (run-time extents are allowed); each non-zero stride is divisible by the size gathered
          before it ("Left inverse divisibility condition")
     """
     clayout, shape, stride, preprod = _coalesced_modes(layout, "left_inverse")
+    if any(type(d) is DynamicInt for d in stride):
+        raise LayoutError(f"left_inverse({layout}): Left inverse requires static strides "
+                          f"(CuTe static_asserts is_static on the coalesced strides)")
     order = exchange_sort_by_stride(stride)
     result_shape, result_stride = [], [0]
     gathered = 1   # product(result_shape), kept as it grows: one multiplication per mode, not a product per mode

@@ -16,6 +16,7 @@ from . import int_tuple as it
 from .int_tuple import format_int_tuple
 from .basis import ScaledBasis
 from .dispatch import operation
+from .integer import is_static
 
 IntTuple = Any
 
@@ -173,6 +174,17 @@ class Layout:
 
     def __repr__(self) -> str:
         return f"Layout({str(self)!r})"
+
+    def cute_str(self) -> str:
+        """CuTe's own print: static integers as ``_4``, run-time ones as ``4`` (``(_2,1,_3):(3,_3,_1)``).
+
+        ``Layout.parse`` reads this text back with the same static/run-time leaves.
+        """
+        return format_int_tuple(self._shape, True) + ":" + format_int_tuple(self._stride, True)
+
+    def is_static(self) -> bool:
+        """CuTe's ``is_static<Layout>``: no run-time integer in the shape or the stride."""
+        return is_static(self._shape) and is_static(self._stride)
 
     # --- accessors -----------------------------------------------------------
     @property
@@ -374,7 +386,7 @@ def make_layout_like(layout: Layout) -> Layout:
     not compile for basis strides (``no match for 'operator<'``), so those are a LayoutError.
     """
     shape, stride = layout.shape, layout.stride
-    bad = next((d for d in it.flatten_to_tuple(stride) if type(d) is not int), None)
+    bad = next((d for d in it.flatten_to_tuple(stride) if not it.is_int(d)), None)
     if bad is not None:
         raise LayoutError(f"make_layout_like({layout}): stride {bad} is not an integer, and CuTe orders the "
                           f"modes by comparing strides (no operator< for a basis stride)")
@@ -397,7 +409,7 @@ def _filter_zeros_tuple(a: IntTuple, b: IntTuple) -> IntTuple:
     """Replace the elements of ``b`` paired with a 0 in ``a`` by 1 (CuTe's ``filter_zeros(a, b)``)."""
     if isinstance(a, tuple):
         return tuple(_filter_zeros_tuple(x, y) for x, y in zip(a, b))
-    if a == 0:
+    if a == 0 and type(a) is int:   # is_constant<0>: a run-time 0 stride is kept
         return it.repeat_like(b, 1)
     return b
 
@@ -418,7 +430,7 @@ def cosize(layout) -> Any:
         return layout.cosize()
     total = 1
     for s, d in zip(it.flatten_to_tuple(layout._shape), it.flatten_to_tuple(layout._stride)):
-        if type(d) is not int:
+        if type(d) is not int and not it.is_int(d):
             raise LayoutError(f"cosize of basis-strided layout {layout} is a coordinate, not an integer")
         total += (s - 1) * (d if d >= 0 else -d)
     return total

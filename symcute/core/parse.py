@@ -7,6 +7,12 @@ its swizzle ``S<3,4,3>`` and its type strings ``!cute.layout<"(4,8):(1,4)">`` an
 ``!cute.composed_layout<"S<3,4,3> o 0 o (8,64):(64,1)">``; its ``?`` (a run-time
 value in a type) is refused by name.  It is a small hand-written
 recursive-descent reader with a nesting limit; no text ever reaches an evaluator.
+
+Static and run-time integers: a text in CuTe's own notation (some integer
+written ``_n``) is read as CuTe printed it: ``_n`` is static and a plain
+number is a run-time integer (:class:`~symcute.core.integer.DynamicInt`), so
+``(_2,1,_3):(3,_3,_1)`` keeps CuTe's run-time code paths.  A text without any
+``_n`` is symcute's own notation: every integer is static (the default).
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ from dataclasses import dataclass
 from ..errors import LayoutError, ParseError
 from .basis import ScaledBasis
 from .composed import ComposedLayout
+from .integer import DynamicInt
 from .dispatch import member
 from .layout import Layout, _
 from .swizzle import Swizzle
@@ -80,11 +87,13 @@ def _clip(text: str, n: int = 80) -> str:
 class Reader:
     """A cursor over tokens with the primitives every symcute grammar needs."""
 
-    def __init__(self, text: str):
+    def __init__(self, text: str, static_marks: bool = False):
         self.text = text
         self.tokens = tokenize(text)
         self.i = 0
         self.nesting = 0
+        # CuTe's notation: `_n` static, a plain integer leaf run-time (see the module docstring)
+        self.static_marks = static_marks
 
     @property
     def peek(self) -> Token:
@@ -138,6 +147,8 @@ class Reader:
             self.fail("expected an integer")
         self.next()
         v = t.value
+        if self.static_marks and "_" not in t.text:
+            v = DynamicInt(v)
         if self.at("@"):
             if not allow_basis:
                 self.fail("basis stride (v@m) not allowed here")
@@ -220,7 +231,7 @@ class Reader:
                 return Layout(items, self.int_tuple(allow_basis=True))
             return items
         v = self.int_leaf(allow_basis=True)
-        if type(v) is int and self.accept(":"):
+        if isinstance(v, int) and self.accept(":"):
             return Layout(v, self.int_tuple(allow_basis=True))
         return v
 
@@ -242,6 +253,13 @@ _DSL_TYPE = re.compile(r'\s*!cute\.(?:layout|composed_layout)<"(.*)">\s*', re.S)
 _PLAIN_TEXT = re.compile(r"[0-9(),:\- \t\n]*\Z")
 _STATIC_UNDERSCORE = re.compile(r"(?:(?<=[(,:\s])|^)_(?=[0-9])")
 _TO_JSON = str.maketrans("()", "[]")
+_STATIC_NUMBER = re.compile(r"(?:(?<=[(,:\s])|^)_-?[0-9]+")
+_MARK = re.compile(r"(?:(?<=[(,:\s<])|^)_-?[0-9]")
+
+
+def uses_static_marks(text: str) -> bool:
+    """Whether ``text`` is in CuTe's own notation (some integer written ``_n``): then plain numbers are run-time."""
+    return "_" in text and _MARK.search(text) is not None
 def _as_tuples(x):
     return tuple([_as_tuples(y) for y in x]) if type(x) is list else x
 
@@ -249,6 +267,8 @@ def _as_tuples(x):
 def _plain_layout(text: str):
     """The Layout of a plain ``shape:stride`` text, or ``None`` where the Reader must decide."""
     if "_" in text:
+        if any(c.isdigit() for c in _STATIC_NUMBER.sub("", text)):
+            return None   # CuTe's notation with run-time integers: the Reader keeps them apart
         text = _STATIC_UNDERSCORE.sub("", text)
     if len(text) > MAX_TEXT or not _PLAIN_TEXT.match(text):
         return None
@@ -276,7 +296,7 @@ def parse_layout(text: str):
             raise ParseError(f"{_clip(text)!r} has a run-time value '?' at position {text.index('?')} (CuTe DSL "
                              f"prints dynamic values so); symcute reads static layouts: print the values at run "
                              f"time (cute.printf) and pass those")
-    r = Reader(text)
+    r = Reader(text, isinstance(text, str) and uses_static_marks(text))
     if r.peek.kind == "end":
         raise ParseError("empty layout text")
     result = r.layout()
@@ -286,7 +306,7 @@ def parse_layout(text: str):
 
 def parse_value(text: str):
     """Parse a printed value: a layout, an IntTuple, ``_``, or a tuple of these (``(4:1,_,(2,2))``)."""
-    r = Reader(text)
+    r = Reader(text, isinstance(text, str) and uses_static_marks(text))
     if r.peek.kind == "end":
         raise ParseError("empty value text")
     result = r.value()
@@ -298,6 +318,9 @@ def parse_value(text: str):
 def parse_plain_layout(text: str) -> Layout:
     """``Layout.parse``: read CuTe notation (``((_4,_8),_2):((_1,_4),_32)``, underscores optional).
 
+    Where the text marks static integers (``_n``), its plain numbers are run-time integers, as in
+    CuTe's print: ``Layout.parse("(_2,1,_3):(3,_3,_1)").cute_str()`` gives the same text back.
+
     A swizzled text (``Sw<...> o ...``) is refused: :func:`parse_layout` reads those.
     """
     result = parse_layout(text)
@@ -307,8 +330,8 @@ def parse_plain_layout(text: str) -> Layout:
 
 
 def parse_int_tuple(text: str):
-    """Parse an IntTuple such as ``(32,16)`` or ``((2,2),4)``."""
-    r = Reader(text)
+    """Parse an IntTuple such as ``(32,16)`` or ``((2,2),4)`` (``(_32,16)``: 16 is run-time)."""
+    r = Reader(text, isinstance(text, str) and uses_static_marks(text))
     result = r.int_tuple()
     r.done()
     return result

@@ -17,6 +17,7 @@ from .layout import Layout, has_empty_mode
 from .numeric import sizeof_bits
 from .dispatch import operation
 from .hook import note, recording
+from .integer import DynamicInt
 
 
 def _require_no_empty_mode(layout: Layout, op: str) -> None:
@@ -37,7 +38,8 @@ def upcast(layout: Layout, n: int) -> Layout:
     """CuTe's ``upcast<N>(layout)``.
 
     @pre every static non-zero stride d satisfies d % N == 0 or N % d == 0
-    @result per mode: (ceil_div(s, ceil_div(N, |d|)) : sign(d) * ceil_div(|d|, N)); stride-0 modes unchanged
+    @result per mode: (ceil_div(s, ceil_div(N, |d|)) : sign(d) * ceil_div(|d|, N)); stride-0 modes unchanged;
+            a run-time stride d gives (s : d / N), unchecked, as in CuTe
     """
     check_n(n, "upcast")
     if not isinstance(layout, Layout):
@@ -51,6 +53,12 @@ def upcast(layout: Layout, n: int) -> Layout:
             return tuple(p[0] for p in pairs), tuple(p[1] for p in pairs)
         if not isinstance(d, int):
             raise LayoutError(f"upcast<{n}>({layout}): basis strides are not supported")
+        if type(d) is DynamicInt:
+            # CuTe: "Assume dynamic strides are larger than N and divisible" (its assert is commented
+            # out): the extent stays, the stride is safe_div(stride, N), C++'s truncating division
+            new_d = it.cdiv(d, n)
+            steps.append((s, d, None, s, new_d))
+            return s, new_d
         if d == 0:
             steps.append((s, d, None, s, d))
             return s, d
@@ -71,7 +79,8 @@ def upcast(layout: Layout, n: int) -> Layout:
 
 
 def has_int1(stride) -> bool:
-    return any(d == 1 for d in it.flatten_to_tuple(stride) if isinstance(d, int))
+    """CuTe's ``has_int1``: some stride is a static 1 (a run-time 1 does not count)."""
+    return any(d == 1 and type(d) is int for d in it.flatten_to_tuple(stride))
 
 
 @operation("downcast")
@@ -93,7 +102,7 @@ def downcast(layout: Layout, n: int) -> Layout:
         if isinstance(s, tuple):
             pairs = [go(x, y) for x, y in zip(s, d)]
             return tuple(p[0] for p in pairs), tuple(p[1] for p in pairs)
-        if d in (1, -1):
+        if d in (1, -1) and type(d) is int:   # is_constant<1> / is_constant<-1>
             steps.append((s, d, s * n, d))
             return s * n, d
         steps.append((s, d, s, d * n))

@@ -36,7 +36,7 @@ import contextvars
 import re as _re
 
 # ``symcute calc --cute-print``: layout literals are read as CuTe prints them (``_n`` static, a plain
-# number a run-time int), so pasted output keeps CuTe's run-time code paths (symcute.symbolic.parametric)
+# number a run-time int, core's DynamicInt), so pasted output keeps CuTe's run-time code paths
 CUTE_NOTATION: contextvars.ContextVar = contextvars.ContextVar("symcute_cute_notation", default=False)
 _MIXED_STATIC = _re.compile(r"(?<![A-Za-z0-9_@])_\d")
 _PLAIN_INT = _re.compile(r"(?<![A-Za-z0-9_@])\d")
@@ -384,9 +384,8 @@ def _eval(node, env: dict, depth: int, budget: _Budget):
         return budget.charge(node[1])
     if kind == "tuple":
         return tuple(ev(x) for x in node[1])
-    if kind == "cute_layout":
-        from ..symbolic import parametric as P
-        return P.parse(node[1], P.Params(()))
+    if kind == "cute_layout":   # CuTe's own notation: core keeps its static and run-time integers apart
+        return budget.charge(Layout.parse(node[1]))
     if kind == "layout":
         shape, stride = ev(node[1]), ev(node[2])
         if _parametric(shape) or _parametric(stride):

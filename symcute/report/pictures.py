@@ -25,9 +25,9 @@ from ..core import (
 )
 from ..core.composed import ComposedLayout, SmemPtrFlag, composition3
 from ..core.int_tuple import product_each
+from ..core.int_tuple import format_int_tuple
 from ..core.recast import recast_layout
 from ..errors import LayoutError, LimitError
-from ..core.layout import format_int_tuple
 
 MAX_CELLS = 1 << 16  # the most cells (and labels per axis) one picture draws; CuTe prints whatever it is given
 MAX_TV_PAIRS = 1 << 22  # the most (thread, value) pairs one picture visits to find the cells it draws
@@ -51,16 +51,12 @@ _INT_MIN, _INT_MAX = -(1 << 31), (1 << 31) - 1
 # --- CuTe's print of static values -----------------------------------------------------------------
 
 def cute_print(x) -> str:
-    """CuTe's ``print`` of a static value: ``_4``, ``(_4,_8):(_1@1,_1@0)``, ``_2@0@1``."""
+    """CuTe's ``print`` of a value: ``_4`` static, ``4`` run-time, ``(_4,_8):(_1@1,_1@0)``, ``_2@0@1``."""
     if isinstance(x, Layout):
-        return cute_print(x.shape) + ":" + cute_print(x.stride)
+        return x.cute_str()
     if isinstance(x, ComposedLayout):  # layout_composed.hpp: print(a) " o " print(offset) " o " print(b)
-        return f"{x.outer} o {cute_print(int(x.offset))} o {cute_print(x.inner)}"
-    if isinstance(x, tuple):
-        return "(" + ",".join(cute_print(y) for y in x) + ")"
-    if isinstance(x, ScaledBasis):
-        return "_" + str(x.value) + "".join(f"@{m}" for m in reversed(x.modes))
-    return f"_{x}"
+        return f"{x.outer} o {cute_print(x.offset)} o {cute_print(x.inner)}"
+    return format_int_tuple(x, static_marks=True)
 
 
 def _tensor_print(layout: Layout, rank: int) -> str:
