@@ -91,46 +91,65 @@ def _read(path: Path) -> str:
     return path.read_text()
 
 
-def recorded_addresses(directory, flags: int = 2) -> list:
+def recorded_addresses(directory, flags: int = 2, sources: list | None = None) -> list:
     """The lane addresses the run executed, from its ``cases.txt``: [case][warp][instr][lane].
 
     ``flags``: how many fields follow 'kind ninstr warps' on a case line (run 1: none; run 2: serial
-    gstride; run 3: serial gstride gap).
+    gstride; run 3: serial gstride gap; run 4: serial gstride gap gmode, where gmode 1 means a second list,
+    the global source of every lane, follows: appended to ``sources`` when given, None for the others).
     """
     toks = _read(Path(directory) / "cases.txt").split()
     n, pos, out = int(toks[0]), 1, []
     for _ in range(n):
         ninstr, warps = int(toks[pos + 1]), int(toks[pos + 2])
+        gmode = flags == 4 and toks[pos + 6] == "1"
         pos += 3 + flags
-        flat = [int(x) for x in toks[pos:pos + warps * ninstr * 32]]
-        pos += warps * ninstr * 32
-        out.append([[flat[(w * ninstr + k) * 32:(w * ninstr + k + 1) * 32] for k in range(ninstr)]
-                    for w in range(warps)])
+        cnt = warps * ninstr * 32
+
+        def nested(at):
+            flat = [int(x) for x in toks[at:at + cnt]]
+            return [[flat[(w * ninstr + k) * 32:(w * ninstr + k + 1) * 32] for k in range(ninstr)]
+                    for w in range(warps)]
+        out.append(nested(pos))
+        pos += cnt
+        if sources is not None:
+            sources.append(nested(pos) if gmode else None)
+        if gmode:
+            pos += cnt
     return out
 
 
-def category(case: dict) -> str:
-    """What the model claims for a case: 'exact' (every counter predicted), 'store-stream' (several store
-    instructions of one warp, or warps storing concurrently: the counters may add wavefronts the per-instruction
-    bank model does not see), 'cp.async' (the write side of cp.async.ca, which follows the global source),
-    'unobservable' (cp.async.cg)."""
+def category(case: dict, timing_dependent: bool = False) -> str:
+    """What the model claims for a case, fixed by how the case is built (never by its outcome):
+
+    * 'exact': every counter predicted (loads; single store instructions; one warp at a time storing a
+      stream of conflict-free instructions, :func:`symcute.memory.model.store_stream`; one cp.async.ca
+      instruction of one warp);
+    * 'timing': declared timing-dependent, predicted but not claimed (docs/memory.md): a store stream with a
+      conflicting instruction (``timing_dependent``), warps storing concurrently, and cp.async.ca of several
+      instructions or warps (the same launch measured 320 and 326 conflicts);
+    * 'unobservable': cp.async.cg, whose shared-memory write the counters do not see.
+    """
     op, kind = case["op"], case["kind"]
     if kind.startswith("cpasynccg"):
         return "unobservable"
     if op == "ldgsts":
-        return "cp.async"
-    if op == "st" and (case["ninstr"] > 1 or (case["warps"] > 1 and not case.get("serial", False))):
-        return "store-stream"
+        return "exact" if case["ninstr"] == 1 and case["warps"] == 1 else "timing"
+    if op == "st" and (timing_dependent or (case["warps"] > 1 and not case.get("serial", False))):
+        return "timing"
     return "exact"
 
 
 def rejudge(directory) -> list:
     """``(case, category, Verdict)`` for every case of a recorded run, predictions recomputed from each
     case's spec with the current model; raises when a rebuilt case's addresses differ from what ran."""
-    from ..memory.hwcases import build, kind_of, predict
+    from ..memory.hwcases import build, cp_groups, cp_random, kind_of, predict_counter
     d = Path(directory)
     cases = json.loads(_read(d / "cases.json"))
-    addrs = recorded_addresses(d, flags=("serial" in cases[0]) + ("serial" in cases[0]) + ("gap" in cases[0]))
+    v4 = "gmode" in _read(d / "memprobe.cu")
+    flags = 4 if v4 else ("serial" in cases[0]) + ("serial" in cases[0]) + ("gap" in cases[0])
+    sources: list = []
+    addrs = recorded_addresses(d, flags, sources)
     metrics = read_ncu_csv(_read(d / "ncu.csv"))
     if not (len(cases) == len(addrs) == len(metrics)):
         raise ValueError(f"{d}: {len(cases)} cases, {len(addrs)} address sets, {len(metrics)} profiled launches")
@@ -140,12 +159,22 @@ def rejudge(directory) -> list:
         flat = [[[0 if a is None else a for a in k] for k in w] for w in rebuilt]
         if flat != addrs[i]:
             raise ValueError(f"{d}: case {i} ({c['name']}): rebuilt addresses differ from the recorded run")
+        src = None
+        if c["spec"]["family"] in ("cpgroups", "cprandom"):
+            src = (cp_groups if c["spec"]["family"] == "cpgroups" else cp_random)(c["spec"])[1]
+            if src != sources[i]:
+                raise ValueError(f"{d}: case {i} ({c['name']}): rebuilt global sources differ from the run")
         c = {**c, "serial": c.get("serial", False)}
+        timing = False
         if c["op"] == "gld":
             c.update(predicted_sectors=r.sectors, predicted_requests=r.requests)
         else:
             if kind_of(instr) != c["kind"]:
                 raise ValueError(f"{d}: case {i}: instruction {kind_of(instr)} != recorded {c['kind']}")
-            c["predicted_wavefronts"], c["predicted_ideal"] = predict(instr, rebuilt)
-        out.append((c, category(c), judge_case(i, c, metrics[i])))
+            if c["op"] == "ldgsts" and src is None:
+                gs = c.get("gstride", 16)
+                src = [[[gs * (32 * w + l) for l in range(32)] for _ in ws] for w, ws in enumerate(rebuilt)]
+            wave, ideal, timing = predict_counter(instr, rebuilt, src)
+            c["predicted_wavefronts"], c["predicted_ideal"] = wave, ideal
+        out.append((c, category(c, timing), judge_case(i, c, metrics[i])))
     return out

@@ -49,6 +49,11 @@ def pattern_addresses(spec: dict) -> list:
         bb, s = spec["swizzle"]
         x = lanes * spec["stride"]
         a = x ^ ((x >> s) & (((1 << bb) - 1) << 4))
+    elif p == "cf_random":    # conflict-free: each phase's lanes a random permutation of one 128-byte row,
+        rng = np.random.RandomState(spec["seed"])   # the phases in random distinct rows
+        per = instr.phase_lanes
+        rows = rng.permutation(64)[:32 // per]
+        a = np.concatenate([rng.permutation(per) * b + 128 * int(r) for r in rows])[:32]
     else:
         raise ValueError(f"unknown pattern {p!r}")
     # a stream: the same lane pattern issued `ninstr` times by each of `warps` warps, instruction k
@@ -85,6 +90,17 @@ def cp_groups(spec: dict) -> tuple:
 WARP_LANES = 32
 
 
+def cp_random(spec: dict) -> tuple:
+    """``(shared addresses, global sources)`` of a random cp.async probe: every lane's source in one of
+    ``lines`` random 128-byte lines (random chunk), its destination a random ``size``-aligned address of 4 KB."""
+    rng = np.random.RandomState(spec["seed"])
+    size, lines = spec["size"], spec["lines"]
+    pool = rng.permutation(64)[:lines]
+    src = [int(pool[rng.randint(lines)]) * 128 + int(rng.randint(128 // size)) * size for _ in range(WARP_LANES)]
+    dst = [int(rng.randint(4096 // size)) * size for _ in range(WARP_LANES)]
+    return [[dst]], [[src]]
+
+
 def build(spec: dict):
     """``(instruction, addresses [warp][instr][lane], SharedAccess or None)`` of a spec
     (for a global-memory spec: ``(access bits, addresses, GlobalAccess)``)."""
@@ -98,6 +114,8 @@ def build(spec: dict):
         return instruction(spec), pattern_addresses(spec), None
     if spec["family"] == "cpgroups":
         return model.cp_async(spec["size"], spec.get("cache", "ca")), cp_groups(spec)[0], None
+    if spec["family"] == "cprandom":
+        return model.cp_async(spec["size"]), cp_random(spec)[0], None
     if spec["family"] == "tv":
         from .shared import shared_access
         r = shared_access(parse_layout(spec["tv"]), _smem(spec["smem"], spec["value_bits"]), spec["value_bits"],
@@ -152,15 +170,32 @@ def kind_of(instr: model.Instruction) -> str:
     return f"{instr.op}{instr.lane_bytes * 8}"
 
 
-def predict(instr: model.Instruction, addresses: list) -> tuple:
-    """(wavefronts, ideal) of all warps' instructions by the model, phase by phase."""
+def predict(instr: model.Instruction, addresses: list, sources: list | None = None) -> tuple:
+    """(wavefronts, ideal) of all warps' instructions by the model, phase by phase (``sources``:
+    cp.async's global byte addresses [warp][instr][lane], default ``lane * source_stride``)."""
     wave = ideal = 0
-    for w in addresses:
-        for k in w:
-            a, b = model.instruction_cost(instr, k)
+    for wi, w in enumerate(addresses):
+        for ki, k in enumerate(w):
+            a, b = model.instruction_cost(instr, k, sources[wi][ki] if sources is not None else None)
             wave += a
             ideal += b
     return wave, ideal
+
+
+def predict_counter(instr: model.Instruction, addresses: list, sources: list | None = None) -> tuple:
+    """``(wavefronts, ideal, timing_dependent)`` that Nsight Compute counts when the warps run one at a time,
+    each issuing its instructions back to back: the per-instruction model plus :func:`model.store_stream`."""
+    wave = ideal = 0
+    timing = False
+    for wi, w in enumerate(addresses):
+        costs = [model.instruction_cost(instr, k, sources[wi][ki] if sources is not None else None)
+                 for ki, k in enumerate(w)]
+        extra, t = model.store_stream(instr, costs, [sum(a is not None for a in k[:instr.active_lanes])
+                                                      for k in w])
+        wave += sum(c[0] for c in costs) + extra
+        ideal += sum(c[1] for c in costs)
+        timing = timing or t
+    return wave, ideal, timing
 
 
 # --- the case list ----------------------------------------------------------------------------------------
@@ -446,8 +481,10 @@ def stream_cases(repeats: int = 3) -> list:
     for spec in _cp_group_specs():
         shared, sources = cp_groups(spec)
         instr = model.cp_async(spec["size"])
+        wave, ideal = predict(instr, shared, sources)
         case = {"name": case_name(spec), "spec": spec, "kind": kind_of(instr), "op": "ldgsts", "warps": 1,
-                "ninstr": 1, "serial": True, "gstride": 16, "gap": 0, "addresses": shared, "gsources": sources}
+                "ninstr": 1, "serial": True, "gstride": 16, "gap": 0, "addresses": shared, "gsources": sources,
+                "predicted_wavefronts": wave, "predicted_ideal": ideal}
         out.append(case)
         if spec["size"] == 16 and spec["m"] == 1:
             cg = {**spec, "cache": "cg"}
@@ -457,4 +494,37 @@ def stream_cases(repeats: int = 3) -> list:
         if c["op"] == "ldgsts" and c["spec"]["family"] == "copy" and "cg" not in c["kind"]:
             for r in range(repeats):
                 out.append({**c, "name": c["name"] + f";repeat={r}", "gap": 0})
+    return out
+
+
+def confirm_cases() -> list:
+    """Run 5: fresh cases whose predictions are recorded before they run (confirming runs 1-4's rules):
+    random cp.async.ca instructions (sources over 1..32 random lines, random destinations), and one- and
+    two-warp streams of random conflict-free stores of every width (1..9 instructions, other addresses per
+    instruction, back to back or 500 ns apart)."""
+    out = []
+    rng = np.random.RandomState(2026)
+    for seed in range(90):
+        spec = {"family": "cprandom", "size": int(rng.choice([4, 8, 16])), "lines": int(rng.choice([1, 2, 3, 4, 5,
+                8, 12, 16, 32])), "seed": 1000 + seed}
+        shared, sources = cp_random(spec)
+        instr = model.cp_async(spec["size"])
+        wave, ideal = predict(instr, shared, sources)
+        out.append({"name": case_name(spec), "spec": spec, "kind": kind_of(instr), "op": "ldgsts", "warps": 1,
+                    "ninstr": 1, "serial": True, "gstride": 16, "gap": 0, "addresses": shared, "gsources": sources,
+                    "predicted_wavefronts": wave, "predicted_ideal": ideal})
+    kinds = [["ldst", "st", 32], ["ldst", "st", 64], ["ldst", "st", 128], ["matrix", "st", 1, False],
+             ["matrix", "st", 2, True], ["matrix", "st", 4, False], ["matrix", "st", 4, True]]
+    for seed in range(110):
+        ins = kinds[int(rng.randint(len(kinds)))]
+        warps = int(rng.choice([1, 1, 2]))
+        spec = {"family": "pattern", "instr": ins, "pattern": "cf_random", "seed": 5000 + seed,
+                "ninstr": int(rng.randint(1, 10)), "istride": int(rng.choice([0, 8192])),
+                "gap": int(rng.choice([0, 500])), "warps": warps}
+        instr, addrs, _ = build(spec)
+        wave, ideal, timing = predict_counter(instr, addrs)
+        assert not timing and wave >= ideal
+        out.append({"name": case_name(spec), "spec": spec, "kind": kind_of(instr), "op": instr.op, "warps": warps,
+                    "ninstr": spec["ninstr"], "serial": True, "gstride": 16, "gap": spec["gap"],
+                    "predicted_wavefronts": wave, "predicted_ideal": ideal, "addresses": addrs})
     return out

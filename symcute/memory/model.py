@@ -64,8 +64,8 @@ class Instruction:
     active_lanes: int
     phase_lanes: int
     broadcast: bool = True      # lanes reading the same word are served once (False: cp.async writes)
-    ideal_by_bytes: bool = False  # ideal = ceil(lanes * lane_bytes / 128) per instruction (cp.async's counter)
     pair_merge: bool = False    # 64/128-bit loads: adjacent phases share a wavefront (see pair_cost)
+    source_stride: int = 0      # cp.async: lane l's global source at l * source_stride (see cp_async_cost)
 
     @property
     def phases(self) -> int:
@@ -104,21 +104,63 @@ def matrix(op: str, num: int, trans: bool = False) -> Instruction:
 def cp_async(access_bytes: int, cache: str = "ca", source_stride: int = 16) -> Instruction:
     """``cp.async.{ca,cg}.shared.global`` of 4, 8 or 16 bytes per lane (the shared-memory write).
 
-    Measured on the H200 (docs/memory.md, "cp.async"): the write is served per
-    128-byte line of the *global* source, so a phase is the lanes whose sources
-    share a line (``128 // source_stride`` consecutive lanes when lane l reads at
-    ``l * source_stride``; 8 for CUTLASS's 16-byte-per-thread copies); lanes
-    writing the same word are not merged; the ideal is ``32 * bytes / 128``
-    wavefronts per instruction.
+    Measured on the H200 (docs/memory.md, "cp.async"; :func:`cp_async_cost`): the
+    write is split into the phases of a store of that width (32, 16 or 8 lanes);
+    within a phase the lanes whose global sources share a 128-byte line form one
+    *line group*; groups are served four at a time (a *batch*), group ``g`` of a
+    batch entering one wavefront after group ``g - 1``, each bank writing one word
+    per wavefront, with no broadcast (two lanes writing one word cost two); batches
+    follow one another.  The ideal is one wavefront per batch.  ``source_stride``:
+    the global source of lane ``l`` is ``l * source_stride`` bytes unless the
+    sources are given (16: CUTLASS's 16-byte-per-thread copies).
     """
     if access_bytes not in (4, 8, 16) or (cache == "cg" and access_bytes != 16):
         raise SymcuteError(f"cp.async.{cache}: copies 4, 8 or 16 bytes (cg: 16), not {access_bytes}")
     if source_stride < access_bytes or source_stride % access_bytes:
         raise SymcuteError(f"cp.async: source_stride must be a multiple of the copy size {access_bytes}, "
                            f"got {source_stride}")
-    lanes = max(1, min(WARP, LINE_BYTES // source_stride))
     return Instruction(f"cp.async.{cache}.shared.global ({access_bytes} B)", "ldgsts", access_bytes, WARP,
-                       lanes, broadcast=False, ideal_by_bytes=True)
+                       _phase_lanes(access_bytes), broadcast=False, source_stride=source_stride)
+
+
+CP_ASYNC_BATCH = 4      # line groups served together (the ideal is one wavefront per batch): measured
+
+
+def cp_async_cost(instr: Instruction, addresses: list, sources: list | None = None) -> tuple:
+    """``(wavefronts, ideal)`` of one cp.async warp instruction as the H200 serves its shared-memory write.
+
+    ``addresses[lane]``: the shared byte address (None: inactive); ``sources[lane]``: the global byte
+    address (default ``lane * instr.source_stride``).  Per phase (32/16/8 lanes for 4/8/16-byte copies)
+    the lanes are grouped by the 128-byte line of their source (in order of their first lane), the groups
+    taken four at a time; in a batch, group ``g``'s words are written at the earliest wavefronts ``>= g``
+    where their bank is free (one word per bank per wavefront, no broadcast); a batch costs its last
+    wavefront, its ideal is 1.  Fitted to and checked against 270 measured launches
+    (hw/h200_2026-12-01_memory/, runs 1-4).
+    """
+    if sources is None:
+        sources = [lane * instr.source_stride for lane in range(WARP)]
+    wave = ideal = 0
+    for p in range(0, WARP, instr.phase_lanes):
+        groups: dict = {}
+        for lane in range(p, min(p + instr.phase_lanes, instr.active_lanes)):
+            if addresses[lane] is not None:
+                groups.setdefault(sources[lane] // LINE_BYTES, []).append(addresses[lane])
+        order = list(groups.values())
+        for b in range(0, len(order), CP_ASYNC_BATCH):
+            busy: dict = {}
+            end = 0
+            for g, lanes in enumerate(order[b:b + CP_ASYNC_BATCH]):
+                for a in lanes:
+                    for w in lane_words(a, instr.lane_bytes):
+                        taken = busy.setdefault(w % BANKS, set())
+                        c = g
+                        while c in taken:
+                            c += 1
+                        taken.add(c)
+                        end = max(end, c + 1)
+            wave += end
+            ideal += 1
+    return wave, ideal
 
 
 @dataclass(frozen=True)
@@ -219,16 +261,37 @@ def pair_cost(instr: Instruction, addresses: list) -> tuple:
     return wave, ideal
 
 
-def instruction_cost(instr: Instruction, addresses: list) -> tuple:
-    """``(wavefronts, ideal)`` of one warp instruction."""
+def instruction_cost(instr: Instruction, addresses: list, sources: list | None = None) -> tuple:
+    """``(wavefronts, ideal)`` of one warp instruction (``sources``: cp.async's global byte addresses)."""
+    if instr.op == "ldgsts":
+        return cp_async_cost(instr, addresses, sources)
     if instr.pair_merge:
         return pair_cost(instr, addresses)
     phases = instruction_phases(instr, addresses)
     wave = sum(p.wavefronts for p in phases)
-    if instr.ideal_by_bytes:
-        lanes = sum(1 for a in addresses[:instr.active_lanes] if a is not None)
-        return wave, -(-lanes * instr.lane_bytes // (BANKS * BANK_BYTES))
     return wave, sum(p.ideal for p in phases)
+
+
+STREAM_PAIR_BYTES = 512   # a full warp's st.shared.v4 / stmatrix.x4: every second one costs one more wavefront
+
+
+def store_stream(instr: Instruction, costs: list, active: list) -> tuple:
+    """``(extra wavefronts, timing_dependent)`` of one warp's stream of store instructions issued back to back.
+
+    ``costs``: the per-instruction ``(wavefronts, ideal)`` in issue order; ``active``: lanes giving an
+    address, per instruction.  Measured on the H200 (docs/memory.md, "Store streams"; runs 2-4): in a stream
+    of conflict-free stores, every second instruction moving 512 bytes (``st.shared.v4`` by 32 lanes,
+    ``stmatrix.x4``) costs one more wavefront (``n // 2`` for ``n`` of them, back to back or 2 us apart, same
+    or other addresses); narrower conflict-free stores cost exactly their sum.  A stream with a conflicting
+    instruction is *timing-dependent*: the same launch measured +0, +1 or +2 per warp depending on the
+    spacing of its instructions, so no count is claimed for it.
+    """
+    if instr.op != "st" or len(costs) < 2:
+        return 0, False
+    if any(w > i for w, i in costs):
+        return 0, True
+    wide = sum(1 for n in active if n * instr.lane_bytes == STREAM_PAIR_BYTES)
+    return wide // 2, False
 
 
 def sectors(addresses: list, nbytes: int) -> tuple:
@@ -241,3 +304,44 @@ def sectors(addresses: list, nbytes: int) -> tuple:
         lines.update(range(a // LINE_BYTES, (a + nbytes - 1) // LINE_BYTES + 1))
         touched.update(range(a, a + nbytes))
     return len(secs), len(lines), -(-len(touched) // SECTOR_BYTES)
+
+
+# TMA (cp.async.bulk.tensor) swizzle modes: the tensor map's CU_TENSOR_MAP_SWIZZLE_32B/64B/128B permute the
+# 16-byte chunks of each 32/64/128-byte span of shared memory by the XOR of address bits 7.. (PTX ISA,
+# "Tensor Memory Access: swizzling modes"; CUDA C++ Programming Guide, "Using TMA to transfer
+# multi-dimensional arrays", swizzle patterns): that is Swizzle<B,4,3> on the shared byte address, B = 1, 2, 3,
+# which is how CuTe maps its layout swizzles to TMA (cute/atom/copy_traits_sm90_tma_swizzle.hpp,
+# get_tma_swizzle_bits: Swizzle<3,4,3> -> B128, <2,4,3> -> B64, <1,4,3> -> B32, <0,4,3> -> DISABLE).
+TMA_SWIZZLE_BITS = {0: 0, 32: 1, 64: 2, 128: 3}
+
+
+def tma_swizzle(span_bytes: int):
+    """The ``Swizzle<B,4,3>`` (on shared byte addresses) of TMA's ``span_bytes`` swizzle mode (0: none)."""
+    from ..core.swizzle import Swizzle
+    if span_bytes not in TMA_SWIZZLE_BITS:
+        raise SymcuteError(f"TMA swizzle mode: 0 (none), 32, 64 or 128 bytes, not {span_bytes!r}")
+    return Swizzle(TMA_SWIZZLE_BITS[span_bytes], 4, 3)
+
+
+def tma_smem_byte(span_bytes: int, row: int, column_byte: int, row_bytes: int, base: int = 0) -> int:
+    """Where TMA puts byte ``column_byte`` of box row ``row`` (rows ``row_bytes`` apart, dense) in shared
+    memory whose box starts at byte ``base``: the swizzle acts on the absolute address, as CuTe's
+    ``swizzle_ptr`` does (the offset returned is relative to ``base``)."""
+    return tma_swizzle(span_bytes)(base + row * row_bytes + column_byte) - base
+
+
+def tma_box_layout(span_bytes: int, rows: int, inner: int, value_bits: int):
+    """The shared-memory layout a TMA load writes (and a TMA store reads) for a dense box of ``rows`` rows of
+    ``inner`` elements under the ``span_bytes`` swizzle mode: ``Sw<B,4,3> o smem_ptr[value_bits] o
+    (rows,inner):(inner,1)``, the swizzle on byte addresses as CuTe's GMMA atoms write it (with 16-bit values
+    and 128-byte rows it is ``GMMA::Layout_K_SW128_Atom<half_t>``).  Any lane analysis of the tile (an
+    ldmatrix read of a TMA-loaded tile) takes it as its smem layout.
+    @pre a row is at most one swizzle span (``inner * value_bits / 8 <= span_bytes``, any width unswizzled)
+    """
+    from ..core.composed import ComposedLayout, SmemPtrFlag
+    from ..core.layout import Layout
+    sw = tma_swizzle(span_bytes)
+    if span_bytes and inner * value_bits > 8 * span_bytes:
+        raise SymcuteError(f"TMA {span_bytes}B swizzle: a box row of {inner} x {value_bits} bits is wider than "
+                           f"the {span_bytes}-byte swizzle span")
+    return ComposedLayout(sw, SmemPtrFlag(value_bits), Layout((rows, inner), (inner, 1)))

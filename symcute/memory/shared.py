@@ -90,6 +90,15 @@ class SharedAccess:
     thread_shape: tuple             # extents of those leaves
     certificate: object = None      # an F2 kernel certificate where the addresses are F2-linear
     notes: tuple = field(default=())
+    stream_extra: int = 0           # store streams: wavefronts the H200 adds (model.store_stream)
+    timing_dependent: bool = False  # a store stream with a conflicting instruction, or a cp.async stream
+
+    @property
+    def counter_wavefronts(self):
+        """What Nsight Compute's wavefront counter shows when the warps run one at a time, each issuing its
+        instructions back to back: ``wavefronts`` plus the store-stream extra; None where that count
+        depends on timing (docs/memory.md, "Store streams", "cp.async")."""
+        return None if self.timing_dependent else self.wavefronts + self.stream_extra
 
     @property
     def conflict_free(self) -> bool:
@@ -225,16 +234,12 @@ def analyse(bits: np.ndarray, value_bits: int, per_access: int, instr: model.Ins
     per_bank = np.bincount(gbank, minlength=ngroups * model.BANKS).reshape(ngroups, model.BANKS)
     wave = per_bank.max(axis=1)
     wave_wk = wave.reshape(warps, nk, nph).sum(axis=2)
-    if instr.pair_merge:      # wide loads: phases share wavefronts pairwise (model.pair_cost), per instruction
+    if instr.pair_merge or instr.op == "ldgsts":   # wide loads (model.pair_cost), cp.async (model.cp_async_cost)
         cost = [[model.instruction_cost(instr, [None if (a < 0 or not active[l]) else int(a)
                                                 for l, a in enumerate(lane_byte[w, k])])
                  for k in range(nk)] for w in range(warps)]
         wave_wk = np.array([[c[0] for c in row] for row in cost], dtype=np.int64).reshape(warps, nk)
         ideal_wk = np.array([[c[1] for c in row] for row in cost], dtype=np.int64).reshape(warps, nk)
-        ideal = ideal_wk
-    elif instr.ideal_by_bytes:
-        nact = ((lane_byte >= 0) & active[None, None, :]).sum(axis=2)
-        ideal_wk = -(-nact * instr.lane_bytes // (model.BANKS * model.BANK_BYTES))
         ideal = ideal_wk
     else:
         distinct = np.bincount(pair[0], minlength=ngroups)
@@ -252,25 +257,39 @@ def analyse(bits: np.ndarray, value_bits: int, per_access: int, instr: model.Ins
                         for ls in ph.bank_lanes))
     per = tuple((w, k, int(wave_wk[w, k]), int(ideal_wk[w, k])) for w in range(warps) for k in range(nk))
     addrs = np.where(active[None, None, :], lane_byte, -1)
-    notes = tuple(notes) + _model_notes(instr, warps, nk)
+    extra, timing = 0, instr.op == "ldgsts" and warps * nk > 1
+    for w in range(warps):
+        x, t = model.store_stream(instr, [(int(wave_wk[w, k]), int(ideal_wk[w, k])) for k in range(nk)],
+                                  [int(((lane_byte[w, k] >= 0) & active).sum()) for k in range(nk)])
+        extra, timing = extra + x, timing or t
+    notes = tuple(notes) + _model_notes(instr, warps, nk, extra, timing)
     res = SharedAccess(instr, value_bits, vector, nt, warps, nk, int(wave_wk.sum()), int(ideal.sum()),
                        int(wave.max()), wit, METHOD_EXACT, per, addrs, tuple(thread_names), tuple(thread_shape),
-                       notes=notes)
+                       notes=notes, stream_extra=0 if timing else extra, timing_dependent=timing)
     from .certificate import certify
     return certify(res)
 
 
-def _model_notes(instr: model.Instruction, warps: int, nk: int) -> tuple:
+def _model_notes(instr: model.Instruction, warps: int, nk: int, extra: int, timing: bool) -> tuple:
     """What the H200 showed beyond the per-instruction model for this kind of access (docs/memory.md)."""
     out = []
-    if instr.op == "st" and (nk > 1 or warps > 1):
-        out.append("store stream: on the H200 several store instructions of one warp (or warps storing "
-                   "concurrently) can cost extra wavefronts the per-instruction count does not include "
-                   "(docs/memory.md, 'Store streams')")
+    if instr.op == "st" and nk > 1 and timing:
+        out.append("store stream timing: a warp's stream of store instructions with a conflicting one: on the "
+                   "H200 its wavefront count depends on the spacing of the instructions (+0 to +2 per warp "
+                   "measured for one launch), so only the per-instruction count is given")
+    elif instr.op == "st" and extra:
+        out.append(f"store stream: every second 512-byte conflict-free store of a warp costs one more wavefront "
+                   f"on the H200: Nsight Compute counts {extra} more than the per-instruction total")
+    if instr.op == "st" and warps > 1:
+        out.append("store concurrent: warps storing at the same time can add wavefronts (timing-dependent); "
+                   "the counts assume the warps' stores do not overlap")
     if instr.op == "ldgsts":
-        out.append("cp.async: the phases assume each lane's global source 16 bytes after the previous lane's "
-                   "(8 lanes per 128-byte line, as CUTLASS's copies); the H200 follows the global lines "
+        out.append("cp.async: each lane's global source is assumed 16 bytes after the previous lane's (CUTLASS's "
+                   "copies); the H200 groups a phase's lanes by the 128-byte line of their source "
                    "(docs/memory.md, 'cp.async')")
+        if timing:
+            out.append("cp.async stream: several cp.async instructions: the counter moved by up to 2% between "
+                       "identical launches on the H200, so the count is the model's, not a claim")
         if ".cg." in instr.name:
             out.append("cp.async.cg: its shared-memory write is not visible to Nsight Compute's counters")
     return tuple(out)

@@ -19,7 +19,7 @@ def judged(request):
     return request.param, rejudge(RUNS / request.param)
 
 
-@pytest.mark.parametrize("run, least", [("run1", 200), ("run2", 200), ("run3", 10)])
+@pytest.mark.parametrize("run, least", [("run1", 400), ("run2", 700), ("run3", 80), ("run4", 270)])
 def test_every_case_the_model_claims_exactly_agrees_with_the_h200(run, least):
     rows = rejudge(RUNS / run)
     exact = [(c, v) for c, cat, v in rows if cat == "exact"]
@@ -28,14 +28,58 @@ def test_every_case_the_model_claims_exactly_agrees_with_the_h200(run, least):
     assert len(exact) >= least
 
 
-def test_spacing_store_streams_removes_most_of_the_extra_wavefronts():
-    # run 3 repeats run 2's multi-instruction stores one warp at a time with 2 us between instructions:
-    # what remains off the model is the back-to-back 512-byte stores (docs/memory.md, "Store streams")
-    rows = rejudge(RUNS / "run3")
-    streams = [(c, v) for c, cat, v in rows if cat == "store-stream"]
-    off = [(c, v) for c, v in streams if v.verdict != AGREE]
-    assert len(streams) >= 90 and len(off) <= 15
-    assert all(v.measured_wavefronts > v.predicted_wavefronts for c, v in off)
+def _by_name(run):
+    out = collections.defaultdict(list)
+    for c, cat, v in rejudge(RUNS / run):
+        out[c["name"]].append((c, cat, v))
+    return out
+
+
+def test_conflict_free_512_byte_store_streams_cost_one_more_wavefront_every_second_instruction():
+    # run 4: one warp, n back-to-back (or 2 us apart) st.shared.v4 / stmatrix.x4 of 512 conflict-free bytes
+    rows = [(c, v) for c, cat, v in rejudge(RUNS / "run4") if c["op"] == "st" and c["warps"] == 1
+            and c["kind"] in ("st128", "stsm4", "stsm4t") and c["spec"]["stride"] == 16]
+    assert len(rows) >= 40
+    for c, v in rows:
+        per_instruction = v.predicted_wavefronts - c["ninstr"] // 2
+        assert v.measured_wavefronts == per_instruction + c["ninstr"] // 2 == v.predicted_wavefronts, c["name"]
+    assert {c["ninstr"] for c, v in rows} >= {1, 2, 3, 4, 8}
+
+
+def test_narrower_store_streams_cost_exactly_their_instructions():
+    rows = [(c, cat, v) for c, cat, v in rejudge(RUNS / "run4") if c["op"] == "st" and c["warps"] == 1
+            and c["kind"] in ("st32", "st64", "stsm1", "stsm2")]
+    assert len(rows) >= 100 and all(v.verdict == AGREE for c, cat, v in rows)
+
+
+def test_the_declared_timing_dependent_cases_really_move_with_timing_alone():
+    # the same addresses, one warp at a time: only the spacing of the instructions differs (run 2: back to
+    # back, run 3: 2 us apart), and the counter differs
+    r2, r3 = _by_name("run2"), _by_name("run3")
+    name = ("copy:atom=SM90_U32x4_STSM_N;type=half_t;operand=A;smem=(32,64):(64,1);mma=SM80_16x8x16_F16F16F16F16_TN;"
+            "mma_layout=[2, 2, 1];mma_tile=[32, 32, 16]")
+    (c2, cat2, v2), = r2[name]
+    (c3, cat3, v3), = r3[name + ";gap=2000"]
+    assert cat2 == cat3 == "timing" and v2.measured_wavefronts != v3.measured_wavefronts
+    # run 4: a 2-way st.shared.v4 stream, back to back vs 2 us apart
+    r4 = _by_name("run4")
+    pair = [r4[f"pattern:instr=['ldst', 'st', 128];pattern=stride;stride=32;ninstr=4;gap={g}"][0] for g in (0, 2000)]
+    assert all(cat == "timing" for c, cat, v in pair)
+    assert pair[0][2].measured_wavefronts != pair[1][2].measured_wavefronts
+    # run 4: identical launches of one cp.async copy, one after another
+    repeats = [v.measured_conflicts for n, rows in r4.items() if "thr=(32,8):(8,1);val=(1,1);smem=(128,8):(9,1)" in n and "repeat=" in n
+               for c, cat, v in rows if cat == "timing"]
+    assert len(repeats) == 3 and len(set(repeats)) > 1
+
+
+def test_cp_async_single_instructions_follow_the_line_group_rule():
+    # run 4: one warp, one cp.async.ca of 4/8/16 bytes, explicit global sources: 1..32 lines, 1..8-way per
+    # line, lines on disjoint or shared banks, lanes blocked or interleaved over the lines
+    rows = [(c, cat, v) for c, cat, v in rejudge(RUNS / "run4") if c["spec"]["family"] == "cpgroups"
+            and c["kind"] != "cpasynccg16"]
+    assert len(rows) >= 150 and all(cat == "exact" and v.verdict == AGREE for c, cat, v in rows)
+    cg = [v for c, cat, v in rejudge(RUNS / "run4") if c["kind"] == "cpasynccg16"]
+    assert cg and all(v.measured_conflicts == 0 and v.verdict == "unobservable" for v in cg)
 
 
 def test_every_load_family_and_atom_is_covered(judged):
