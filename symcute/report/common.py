@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import re
-
+from ..symbolic.vocabulary import Cell, Column, CounterexampleKey, Labelled
 from ..trace.rules import CUTLASS_VERSION, rule_for
 from .. import markup as md
 from ..core.int_tuple import format_int_tuple
@@ -46,7 +45,7 @@ def axes_table(t, rows, stride_label: str, weight_label: str | None = None) -> s
 
 # --- checks ---------------------------------------------------------------------------------------
 
-def claim_text(t, step, proof: dict) -> str:
+def claim_text(t, step, proof) -> str:
     """The claim of a proof step, from the template of its ``claim`` key (labels and domain filled in)."""
     det = step.details
     labels = [code(x) for x in det.get("labels", [])]
@@ -54,65 +53,86 @@ def claim_text(t, step, proof: dict) -> str:
     for i, name in enumerate(("a", "b")):
         fields[name] = labels[i] if i < len(labels) else "?"
     key = "claim_" + det.get("claim", "")
-    return t(key, **fields) if t.has(key) else md.esc(proof.get("statement", ""))
+    return t(key, **fields) if t.has(key) else md.esc(proof.statement)
 
 
-def verdict_text(t, proof: dict) -> str:
-    return t("verdict_" + proof["verdict"])
+def verdict_text(t, proof) -> str:
+    return t("verdict_" + proof.verdict.value)
 
 
-def method_text(t, proof: dict) -> str:
-    key = "method_" + proof["method"]
-    return t(key) if t.has(key) else md.esc(proof["method"])
+def method_text(t, proof) -> str:
+    key = f"method_{proof.method}"
+    return t(key) if t.has(key) else md.esc(str(proof.method))
 
 
-def check(t, step, proof: dict, certificate: bool = True) -> str:
+# The prover's own columns, marks and counterexample keys -> their templates (a member missing here has none
+# and prints as code).  The |stride| column of the injectivity chain reads "stride", as the seed writes it.
+COLUMN_TEMPLATES = {
+    Column.DIGIT: "hdr_digit", Column.EXTENT: "hdr_extent", Column.WEIGHT: "hdr_weight",
+    Column.STRIDE: "hdr_stride", Column.ABS_STRIDE: "hdr_stride", Column.SPAN_BELOW: "hdr_span_below",
+    Column.ABOVE_SPAN: "hdr_stride_span", Column.COVERED_BELOW: "hdr_covered_below",
+    Column.WITHIN_COVER: "hdr_stride_covered_1", Column.INPUTS: "hdr_inputs",
+    Column.INPUTS_EVALUATED: "hdr_inputs_evaluated", Column.MISMATCHES: "hdr_mismatches",
+    Column.FAILURES: "hdr_failures", Column.DISTINCT_VALUES: "hdr_distinct_values", Column.TARGETS: "hdr_targets",
+    Column.EXACT_QUERY: "hdr_exact_query", Column.RESULT: "hdr_result", Column.PART: "hdr_part",
+    Column.VERDICT: "hdr_verdict", Column.METHOD: "hdr_method", Column.INDEX_BIT: "hdr_index_bit",
+    Column.NAME: "hdr_name", Column.FLIPS: "hdr_flips_offset_bits",
+}
+LABELLED_COLUMN_TEMPLATES = {Column.VIA: "hdr_via", Column.FLIPS_OF: "hdr_flips_of"}
+CELL_TEMPLATES = {Cell.OK: "cell_ok", Cell.DIFFERS: "cell_differs", Cell.FAILS: "cell_fails", Cell.GAP: "cell_gap"}
+KEY_TEMPLATES = {
+    CounterexampleKey.INDEX: "ce_index", CounterexampleKey.COORDINATE: "ce_coordinate",
+    CounterexampleKey.INDICES: "ce_indices", CounterexampleKey.COORDINATES: "ce_coordinates",
+    CounterexampleKey.VALUE: "ce_value", CounterexampleKey.MISSING_VALUE: "ce_missing_value",
+}
+
+
+def check(t, step, proof, certificate: bool = True) -> str:
     """One check: its claim, the prover's verdict and method, the counterexample and the certificate."""
     parts = [t("check_line", claim=claim_text(t, step, proof), verdict=verdict_text(t, proof),
                method=method_text(t, proof))]
-    ce = proof.get("counterexample")
-    if ce:
+    if proof.counterexample:
         items = []
-        for k, v in ce.items():
-            if k == "digit":   # the certificate's "differs" row says the same
+        for k, v in proof.counterexample.items():
+            if k is CounterexampleKey.DIGIT:   # the certificate's "differs" row says the same
                 continue
-            key = "ce_" + k.replace(" ", "_")
-            if k.endswith(" steps"):     # the prover's evaluation chain of a composite: "G(F(x)) steps"
-                label = t("ce_steps", what=code(k[:-len(" steps")]))
-            else:
-                label = t(key) if t.has(key) else code(k)
-            items.append(t("ce_item", label=label, value=code(_show(v))))
+            items.append(t("ce_item", label=_key(t, k), value=code(_show(v))))
         parts.append(t("counterexample") + "\n\n" + "\n".join(items))
-    cert = proof.get("certificate")
-    if certificate and cert and cert.get("table") and cert["table"].get("header"):
-        tab = cert["table"]
-        header = [_header(t, h) for h in tab["header"]]
-        rows = [[_cell(t, c) for c in r] for r in tab["rows"]]
-        note = "cert_" + cert.get("kind", "")
+    cert = proof.certificate
+    if certificate and cert is not None and cert.table.header:
+        header = [_header(t, h) for h in cert.table.header]
+        rows = [[_cell(t, c) for c in r] for r in cert.table.rows]
+        note = "cert_" + cert.kind
         parts.append((t(note) + "\n\n" if t.has(note) else "") + md.table(header, rows))
     return "\n\n".join(parts)
 
 
-def _header(t, h: str):
-    """A certificate column: a template for the prover's own labels, code for formula labels (``F(G(i))``)."""
-    if not h:
+def _key(t, k) -> str:
+    """A counterexample key: a template for the prover's own keys, code for the claim's labels (``F(G(i))``)."""
+    if isinstance(k, Labelled) and k.kind is CounterexampleKey.STEPS:   # a composite's evaluation chain
+        return t("ce_steps", what=code(k.label))
+    if k in KEY_TEMPLATES and isinstance(k, CounterexampleKey):
+        return t(KEY_TEMPLATES[k])
+    return code(str(k))
+
+
+def _header(t, h):
+    """A certificate column: a template for the prover's own columns, code for formula labels (``F(G(i))``)."""
+    if isinstance(h, Labelled) and h.kind in LABELLED_COLUMN_TEMPLATES:
+        return Raw(code(t(LABELLED_COLUMN_TEMPLATES[h.kind], label=h.label), cell=True))
+    if h is Column.AGREES:
         return ""
-    key = "hdr_" + re.sub(r"\W+", "_", h).strip("_")
-    if t.has(key):
-        return t(key)
-    return Raw(code(h, cell=True))
+    if isinstance(h, Column) and h in COLUMN_TEMPLATES:
+        return t(COLUMN_TEMPLATES[h])
+    return Raw(code(str(h), cell=True))
 
 
 def _cell(t, c):
-    if c == "ok":
-        return t("cell_ok")
-    if c == "DIFFERS":
-        return t("cell_differs")
-    if c == "fails":
-        return t("cell_fails")
+    if isinstance(c, Cell):
+        return t(CELL_TEMPLATES[c])
     if isinstance(c, int):
         return c
-    return Raw(code(c, cell=True))
+    return Raw(code(str(c), cell=True))
 
 
 def _show(v) -> str:

@@ -30,8 +30,8 @@ def render(view, t) -> str:
         verdicts = {s.details["claim"]: p for s, p in view.proofs() if s.details.get("operand") == op}
         summary.append([op, Raw(code(view.text(f"F_{op}"), cell=True)), f["size"], g["size"],
                         Raw(code(", ".join(f"{n}:{e}" for n, e in f["broadcast"]) or "-", cell=True)),
-                        Raw(t("verdict_" + verdicts["right_inverse"]["verdict"])),
-                        Raw(t("verdict_" + verdicts["left_inverse"]["verdict"]))])
+                        Raw(t("verdict_" + verdicts["right_inverse"].verdict.value)),
+                        Raw(t("verdict_" + verdicts["left_inverse"].verdict.value))])
     parts += [md.heading(2, t("sec_tv_summary")),
               md.table([t("hdr_operand"), t("hdr_tv_layout"), t("hdr_size"), t("hdr_ri_size"), t("hdr_broadcast"),
                         t("hdr_rinv_proved"), t("hdr_linv_proved")], summary),

@@ -57,13 +57,14 @@ class View:
             return obj
         return Formula.from_json(obj)  # a re-imported formula's JSON text, checked against its layout
 
-    def proof(self, step) -> dict:
-        """The prover's answer of a proof step, as a dict (statement, verdict, method, certificate, ...)."""
-        obj = self.d.obj(step.output)
-        if hasattr(obj, "to_dict"):
-            return obj.to_dict()
+    def proof(self, step):
+        """The prover's answer of a proof step: a typed :class:`~symcute.symbolic.proof.Proof`."""
         from ..symbolic.proof import Proof
-        return Proof.from_json(obj).to_dict()  # a re-imported proof: its JSON, checked (same dict when valid)
+        obj = self.d.obj(step.output)
+        if isinstance(obj, Proof):
+            return obj
+        # a re-imported proof: its JSON, checked; verdict, method, columns, marks and keys read back as members
+        return Proof.from_json(obj.to_dict() if hasattr(obj, "to_dict") else obj)
 
     def proofs(self) -> list:
         """Every proof step in order, with its answer."""

@@ -18,6 +18,7 @@ from . import exact
 from .limits import exhaustive_limit
 from .linear import as_term, evaluate, size_of, term_text
 from .proof import Certificate, Proof
+from .vocabulary import Column, CounterexampleKey as Key, Method, Verdict
 from .table import Table
 
 # Domains (the product of the two sides) up to this size are enumerated with core.
@@ -47,14 +48,14 @@ def images_disjoint(a, b, domain_a: int | None = None, domain_b: int | None = No
         x = next((x for x in range(na) if evaluate(a, x) in seen), None)
         cert = _enumerated(na + nb)
         if x is None:
-            return Proof(statement, "proved", "exhaustive", cert)
+            return Proof(statement, Verdict.PROVED, Method.EXHAUSTIVE, cert)
         return _met(statement, a, b, x, seen[evaluate(a, x)], "exhaustive", cert)
     holds, pair, evidence, method = exact.decide("disjoint", a, na, b, nb)
     if holds is None:
-        return Proof(statement, "unknown", "none", reason=evidence)
-    cert = Certificate(method, Table(["exact query", "result"], [["a common value", evidence]]), ())
+        return Proof(statement, Verdict.UNKNOWN, Method.NONE, reason=evidence)
+    cert = Certificate(method, Table([Column.EXACT_QUERY, Column.RESULT], [["a common value", evidence]]), ())
     if holds:
-        return Proof(statement, "proved", method, cert)
+        return Proof(statement, Verdict.PROVED, method, cert)
     return _met(statement, a, b, pair[0], pair[1], method, cert)
 
 
@@ -62,7 +63,7 @@ def _met(statement, a, b, x, y, method, cert) -> Proof:
     va, vb = evaluate(a, x), evaluate(b, y)
     if va != vb:
         raise AssertionError(f"images_disjoint: {x} and {y} do not meet ({va} vs {vb})")
-    return Proof(statement, "refuted", method, cert, {"index of a": x, "index of b": y, "value": va},
+    return Proof(statement, Verdict.REFUTED, method, cert, {"index of a": x, "index of b": y, Key.VALUE: va},
                  reason=f"a({x}) = b({y}) = {va}")
 
 
@@ -77,28 +78,28 @@ def image_contains(b, a, domain_b: int | None = None, domain_a: int | None = Non
         x = next((x for x in range(na) if evaluate(a, x) not in image), None)
         cert = _enumerated(na + nb)
         if x is None:
-            return Proof(statement, "proved", "exhaustive", cert)
-        return Proof(statement, "refuted", "exhaustive", cert, {"index of a": x, "value": evaluate(a, x)},
+            return Proof(statement, Verdict.PROVED, Method.EXHAUSTIVE, cert)
+        return Proof(statement, Verdict.REFUTED, Method.EXHAUSTIVE, cert, {"index of a": x, Key.VALUE: evaluate(a, x)},
                      reason=f"no index of b maps to a({x}) = {evaluate(a, x)}")
     if na <= nb:  # the same function on a's domain: a sub-domain of b's
         from .prover import prove
         same = prove(a, b, domain=na, limit=0)
         if same.proved:
-            return Proof(statement, "proved", same.method, same.certificate,
+            return Proof(statement, Verdict.PROVED, same.method, same.certificate,
                          reason=f"a and b are the same function on [0, {na}) and {na} <= {nb}")
     missing = _absent_value(a, na, b, nb)
     if missing is not None:
         x, evidence = missing
-        cert = Certificate("z3", Table(["exact query", "result"], [[f"a value b never takes", evidence]]), ())
-        return Proof(statement, "refuted", "z3", cert, {"index of a": x, "value": evaluate(a, x)},
+        cert = Certificate("z3", Table([Column.EXACT_QUERY, Column.RESULT], [[f"a value b never takes", evidence]]), ())
+        return Proof(statement, Verdict.REFUTED, Method.Z3, cert, {"index of a": x, Key.VALUE: evaluate(a, x)},
                      reason=f"no index of b maps to a({x}) = {evaluate(a, x)}")
     holds, x, evidence, method = exact.decide("subset", a, na, b, nb)
     if holds is None:
-        return Proof(statement, "unknown", "none", reason=evidence)
-    cert = Certificate(method, Table(["exact query", "result"], [["a value of a outside b's image", evidence]]), ())
+        return Proof(statement, Verdict.UNKNOWN, Method.NONE, reason=evidence)
+    cert = Certificate(method, Table([Column.EXACT_QUERY, Column.RESULT], [["a value of a outside b's image", evidence]]), ())
     if holds:
-        return Proof(statement, "proved", method, cert)
-    return Proof(statement, "refuted", method, cert, {"index of a": x, "value": evaluate(a, x)},
+        return Proof(statement, Verdict.PROVED, method, cert)
+    return Proof(statement, Verdict.REFUTED, method, cert, {"index of a": x, Key.VALUE: evaluate(a, x)},
                  reason=f"no index of b maps to a({x}) = {evaluate(a, x)}")
 
 
@@ -118,4 +119,4 @@ def _absent_value(a, na, b, nb, tries: int = 12):
 
 
 def _enumerated(n: int) -> Certificate:
-    return Certificate("exhaustive", Table(["inputs evaluated"], [[n]]), ("both sides evaluated with core",))
+    return Certificate("exhaustive", Table([Column.INPUTS_EVALUATED], [[n]]), ("both sides evaluated with core",))

@@ -39,6 +39,7 @@ from ..core.layout import Layout, format_int_tuple
 from ..errors import SymcuteError
 from .linear import Compose
 from .proof import Certificate, Proof
+from .vocabulary import Column, CounterexampleKey as Key, Method, Verdict
 from .table import Table
 
 CONTRACT_OPS = ("composition", "right_inverse", "left_inverse", "complement", "logical_divide",
@@ -64,15 +65,15 @@ def _named(proof: Proof, statement: str) -> Proof:
 def _all(statement: str, proofs) -> Proof:
     """The conjunction: the first refuted part, else the first unknown, else proved."""
     proofs = list(proofs)
-    for verdict in ("refuted", "unknown"):
+    for verdict in (Verdict.REFUTED, Verdict.UNKNOWN):
         for p in proofs:
             if p.verdict == verdict:
                 return Proof(statement, verdict, p.method, p.certificate, p.counterexample,
                              f"{p.statement}: {p.reason}" if p.reason else p.statement)
     methods = sorted({p.method for p in proofs})
     conds = tuple(p.statement for p in proofs)
-    return Proof(statement, "proved", "+".join(methods) or "refinement",
-                 Certificate("conjunction", Table(["part", "verdict", "method"],
+    return Proof(statement, Verdict.PROVED, "+".join(methods) or "refinement",
+                 Certificate("conjunction", Table([Column.PART, Column.VERDICT, Column.METHOD],
                                                   [[p.statement, p.verdict, p.method] for p in proofs]), conds))
 
 
@@ -164,9 +165,9 @@ def _complement(core, L, cotarget=None, limit=None) -> Proof:
     size_filtered = core.filter(L).size()
     need = hi // size_filtered if size_filtered else hi
     if R.size() >= need:
-        parts.append(Proof(f"size(R) = {R.size()} >= {hi} / size(filter(L)) = {need}", "proved", "arithmetic"))
+        parts.append(Proof(f"size(R) = {R.size()} >= {hi} / size(filter(L)) = {need}", Verdict.PROVED, Method.ARITHMETIC))
     else:
-        parts.append(Proof(f"size(R) = {R.size()} >= {hi} / size(filter(L)) = {need}", "refuted", "arithmetic",
+        parts.append(Proof(f"size(R) = {R.size()} >= {hi} / size(filter(L)) = {need}", Verdict.REFUTED, Method.ARITHMETIC,
                            counterexample={"size(R)": R.size(), "needed": need}))
     n = R.size()
     if n > 1:  # ordered: R(i) - R(i-1) > 0, i.e. the differences layout is positive
@@ -182,10 +183,10 @@ def _ordered(prover, R, limit) -> Proof:
     if n <= _small(limit):
         v = [R(i) for i in range(n)]
         bad = next((i for i in range(1, n) if not v[i - 1] < v[i]), None)
-        return _enumerated(statement, n, bad, lambda i: {"index": i, "R(i-1)": v[i - 1], "R(i)": v[i]})
+        return _enumerated(statement, n, bad, lambda i: {Key.INDEX: i, "R(i-1)": v[i - 1], "R(i)": v[i]})
     holds, x, evidence, method = exact.decide("increasing", R, n)
     return _decided(statement, holds, x, evidence, method,
-                    lambda i: {"index": i, "R(i-1)": R(i - 1), "R(i)": R(i)}, check=lambda i: not R(i - 1) < R(i))
+                    lambda i: {Key.INDEX: i, "R(i-1)": R(i - 1), "R(i)": R(i)}, check=lambda i: not R(i - 1) < R(i))
 
 
 def _disjoint_from(prover, R, L, limit) -> Proof:
@@ -195,11 +196,11 @@ def _disjoint_from(prover, R, L, limit) -> Proof:
     if n * m <= _small(limit) * 4:
         image = {L(j): j for j in range(m)}
         bad = next((i for i in range(1, n) if R(i) in image), None)
-        return _enumerated(statement, n, bad, lambda i: {"index": i, "R(i)": R(i), "L index": image[R(i)]})
+        return _enumerated(statement, n, bad, lambda i: {Key.INDEX: i, "R(i)": R(i), "L index": image[R(i)]})
     # from i = 1: R(0) is always 0, which L(0) is too
     holds, pair, evidence, method = exact.decide("disjoint", R, n, L, m, 1)
     return _decided(statement, holds, pair, evidence, method,
-                    lambda p: {"index": p[0], "R(i)": R(p[0]), "L index": p[1]},
+                    lambda p: {Key.INDEX: p[0], "R(i)": R(p[0]), "L index": p[1]},
                     check=lambda p: R(p[0]) == L(p[1]))
 
 
@@ -209,22 +210,22 @@ def _small(limit) -> int:
 
 
 def _enumerated(statement, n, bad, witness) -> Proof:
-    cert = Certificate("exhaustive", Table(["inputs", "failures"], [[n, 0 if bad is None else "≥1"]]),
+    cert = Certificate("exhaustive", Table([Column.INPUTS, Column.FAILURES], [[n, 0 if bad is None else "≥1"]]),
                        (f"evaluated at all {n} inputs with core",))
     if bad is None:
-        return Proof(statement, "proved", "exhaustive", cert)
-    return Proof(statement, "refuted", "exhaustive", cert, witness(bad), reason="evaluated with core")
+        return Proof(statement, Verdict.PROVED, Method.EXHAUSTIVE, cert)
+    return Proof(statement, Verdict.REFUTED, Method.EXHAUSTIVE, cert, witness(bad), reason="evaluated with core")
 
 
 def _decided(statement, holds, w, evidence, method, witness, check) -> Proof:
-    cert = Certificate(method, Table(["exact query", "result"], [[statement, evidence]]), ())
+    cert = Certificate(method, Table([Column.EXACT_QUERY, Column.RESULT], [[statement, evidence]]), ())
     if holds is None:
-        return Proof(statement, "unknown", "none", reason=evidence)
+        return Proof(statement, Verdict.UNKNOWN, Method.NONE, reason=evidence)
     if holds:
-        return Proof(statement, "proved", method, cert)
+        return Proof(statement, Verdict.PROVED, method, cert)
     if not check(w):
         raise AssertionError(f"contract: the back-end's witness {w} does not break {statement}")
-    return Proof(statement, "refuted", method, cert, witness(w), reason="re-evaluated with core")
+    return Proof(statement, Verdict.REFUTED, method, cert, witness(w), reason="re-evaluated with core")
 
 
 # --- divide, product, coalesce, filter --------------------------------------------------------
@@ -279,7 +280,7 @@ def _filter(core, L, limit=None) -> Proof:
     F = core.filter(L)
     statement = f"filter({L}) = {F}: the same image, no stride-0 mode"
     zero = [d for s, d in zip(it.flatten_to_tuple(F.shape), it.flatten_to_tuple(F.stride)) if s != 1 and d == 0]
-    parts = [Proof("no stride-0 mode of extent > 1", "refuted" if zero else "proved", "inspection")]
+    parts = [Proof("no stride-0 mode of extent > 1", Verdict.REFUTED if zero else Verdict.PROVED, Method.INSPECTION)]
     parts.append(_same_image(L, F, 1, 1, limit))
     return _all(statement, parts)
 
@@ -309,7 +310,7 @@ def _recast_claim(L, statement, R, up, down, limit) -> Proof:
     strides.  Elsewhere the claim is vacuous, and said so."""
     from . import prover
     if any(type(d) is int and d < 0 for d in it.flatten_to_tuple(L.stride)) or not prover.is_injective(L).proved:
-        return Proof(f"if {L} is injective with non-negative strides, then {statement}", "proved", "vacuous",
+        return Proof(f"if {L} is injective with non-negative strides, then {statement}", Verdict.PROVED, Method.VACUOUS,
                      reason="the precondition does not hold (a negative stride, or L not proved injective): "
                             "the claim says nothing here")
     return _all(statement, [_same_image(L, R, up, down, limit)])
@@ -334,14 +335,14 @@ def _same_image(L, R, up: int, down: int, limit) -> Proof:
         ce = {"in image(R) only": extra[:3]} if extra else {}
         if missing:
             ce["missing from image(R)"] = missing[:3]
-        return Proof(statement, "refuted", "exhaustive", None, ce, reason="both images enumerated with core")
+        return Proof(statement, Verdict.REFUTED, Method.EXHAUSTIVE, None, ce, reason="both images enumerated with core")
     holds, w, evidence, method = exact.decide("same_image", L, R, up, down)
     if holds is None:
-        return Proof(statement, "unknown", "none", reason=evidence)
-    cert = Certificate(method, Table(["exact query", "result"], [[statement, evidence]]), ())
+        return Proof(statement, Verdict.UNKNOWN, Method.NONE, reason=evidence)
+    cert = Certificate(method, Table([Column.EXACT_QUERY, Column.RESULT], [[statement, evidence]]), ())
     if holds:
-        return Proof(statement, "proved", method, cert)
-    return Proof(statement, "refuted", method, cert, {"value": w}, reason="in one image and not the other")
+        return Proof(statement, Verdict.PROVED, method, cert)
+    return Proof(statement, Verdict.REFUTED, method, cert, {Key.VALUE: w}, reason="in one image and not the other")
 
 
 def _floor(v: int, n: int) -> int:

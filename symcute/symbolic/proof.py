@@ -1,8 +1,8 @@
 """Proof and Certificate: the prover's answers, readable and checkable.
 
-A :class:`Proof` states the claim, its verdict (``"proved"``, ``"refuted"``,
-``"unknown"``), the method (``"refinement"``, ``"chain"``, ``"gf2"``, ``"exhaustive"``, or
-an exact back-end: ``"z3"``, ``"isl"``),
+A :class:`Proof` states the claim, its verdict (a :class:`~symcute.symbolic.vocabulary.Verdict`:
+``"proved"``, ``"refuted"``, ``"unknown"``), the method (a :class:`~symcute.symbolic.vocabulary.Method`:
+``"refinement"``, ``"chain"``, ``"gf2"``, ``"exhaustive"``, or an exact back-end: ``"z3"``, ``"isl"``),
 a :class:`Certificate` a reader can check by hand, and, when refuted, a
 concrete counterexample that was re-evaluated with ``symcute.core`` before it
 was returned.
@@ -22,8 +22,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .table import Table
+from .vocabulary import Cell, Column, CounterexampleKey, Labelled, Method, Verdict, read_cell, read_column, \
+    read_key
 
-VERDICTS = ("proved", "refuted", "unknown")
+VERDICTS = tuple(v.value for v in Verdict)
 
 
 @dataclass(frozen=True)
@@ -48,23 +50,27 @@ class Certificate:
 
     @staticmethod
     def from_dict(d: dict) -> "Certificate":
-        """Inverse of :meth:`to_dict` (``data`` stays in its JSON form)."""
-        return Certificate(str(d["kind"]), Table.from_dict(d["table"]), tuple(str(c) for c in d["conditions"]),
-                           dict(d.get("data") or {}))
+        """Inverse of :meth:`to_dict` (``data`` stays in its JSON form); columns and marks read back as members."""
+        t = Table.from_dict(d["table"])
+        t = Table([read_column(h) for h in t.header], [[read_cell(c) for c in r] for r in t.rows], t.title)
+        return Certificate(str(d["kind"]), t, tuple(str(c) for c in d["conditions"]), dict(d.get("data") or {}))
 
 
 @dataclass(frozen=True)
 class Proof:
     """The answer to a claim about layouts."""
     statement: str
-    verdict: str
-    method: str
+    verdict: Verdict
+    method: Method | str
     certificate: Certificate | None = None
     counterexample: dict | None = None
     reason: str = ""
 
     def __post_init__(self):
-        assert self.verdict in VERDICTS, self.verdict
+        object.__setattr__(self, "verdict", Verdict(self.verdict))
+        # a conjunction's method joins its parts' ("chain+refinement"): text, not one member
+        if isinstance(self.method, str) and not isinstance(self.method, Method) and self.method in _METHODS:
+            object.__setattr__(self, "method", Method(self.method))
 
     def __bool__(self) -> bool:
         return self.verdict == "proved"
@@ -123,7 +129,8 @@ class Proof:
             if ce is not None and not isinstance(ce, dict):
                 raise TypeError("counterexample is not an object")
             return Proof(str(d["statement"]), verdict, str(d["method"]), cert,
-                         {str(k): _tuples(v) for k, v in ce.items()} if ce else None, str(d.get("reason", "")))
+                         {read_key(str(k)): _tuples(v) for k, v in ce.items()} if ce else None,
+                         str(d.get("reason", "")))
         except (KeyError, TypeError, ValueError, AttributeError) as e:
             raise SymcuteError(f"Proof.from_dict: malformed proof ({type(e).__name__}: {e})") from None
 
@@ -154,6 +161,9 @@ PROOF_SCHEMA = {
         "counterexample": {"type": ["object", "null"]},
     },
 }
+
+
+_METHODS = {m.value for m in Method}
 
 
 def _tuples(x):

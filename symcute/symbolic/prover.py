@@ -38,6 +38,7 @@ from .linear import Compose, NotLinear, as_term, coalesce_digits, common_rows, e
 from .proof import Certificate, Proof
 from .swizzled import SwizzledFormula
 from .table import Table
+from .vocabulary import Cell, Column, CounterexampleKey as Key, Labelled, Method, Verdict
 
 # Domains up to this size re-check a decided refutation by enumeration (cheap; larger ones rely on the
 # argument alone, which is exact: enumeration is a cross-check, never the decision).
@@ -54,7 +55,7 @@ def _exact(question: str, *args):
 
 
 def _exact_certificate(evidence: str, what: str, method: str) -> Certificate:
-    return Certificate(method, Table(["exact query", "result"], [[what, evidence]]),
+    return Certificate(method, Table([Column.EXACT_QUERY, Column.RESULT], [[what, evidence]]),
                        ("each side is CuTe's evaluation written exactly in integer arithmetic (mixed-radix "
                         "digits, floor and mod by constants, swizzle bits); Z3 or ISL decides the "
                         "negated claim, and every witness is re-evaluated with core",))
@@ -89,8 +90,8 @@ def prove(lhs, rhs=None, domain: int | None = None, limit: int | None = None, la
     if domain is None:
         if nl != nr:
             small = min(nl, nr)
-            return Proof(f"{sa} == {sb} as functions (sizes {nl} and {nr})", "refuted", "domains",
-                         counterexample={"index": small, f"size({la})": nl, f"size({lb})": nr},
+            return Proof(f"{sa} == {sb} as functions (sizes {nl} and {nr})", Verdict.REFUTED, Method.DOMAINS,
+                         counterexample={Key.INDEX: small, Labelled(Key.SIZE, la): nl, Labelled(Key.SIZE, lb): nr},
                          reason=f"the domains differ: index {small} is in the domain of "
                                 f"{la if nl > nr else lb} only")
         n = nl
@@ -125,12 +126,12 @@ def _prove_equal(lhs, rhs, n: int, statement: str, limit, labels, names=None) ->
     diffs = [r for r in rows if r.lhs != r.rhs]
     if not diffs:
         _verify_rows(lhs, rhs, rows)
-        return Proof(statement, "proved", "refinement", cert)
+        return Proof(statement, Verdict.PROVED, Method.REFINEMENT, cert)
     r = diffs[0]
     q = r.weight
     ce = _counterexample(lhs, rhs, q, labels, names)
-    ce["digit"] = f"{r.name}=1 (extent {r.extent}): coefficient {r.lhs} vs {r.rhs}"
-    return Proof(statement, "refuted", "refinement", cert, ce,
+    ce[Key.DIGIT] = f"{r.name}=1 (extent {r.extent}): coefficient {r.lhs} vs {r.rhs}"
+    return Proof(statement, Verdict.REFUTED, Method.REFINEMENT, cert, ce,
                  reason=f"digit {r.name} has coefficient {r.lhs} on the left and {r.rhs} on the right; "
                         f"{q} is the smallest index where they differ")
 
@@ -138,10 +139,11 @@ def _prove_equal(lhs, rhs, n: int, statement: str, limit, labels, names=None) ->
 def _equality_certificate(rows, labels) -> Certificate:
     la, lb = labels
     via = any(r.lhs_via or r.rhs_via for r in rows)
-    header = ["digit", "extent", "weight", la, lb, ""] + ([f"via ({la})"] if via else [])
+    header = [Column.DIGIT, Column.EXTENT, Column.WEIGHT, la, lb, Column.AGREES] + \
+        ([Labelled(Column.VIA, la)] if via else [])
     body = []
     for r in rows:
-        line = [r.name, r.extent, r.weight, r.lhs, r.rhs, "ok" if r.lhs == r.rhs else "DIFFERS"]
+        line = [r.name, r.extent, r.weight, r.lhs, r.rhs, Cell.OK if r.lhs == r.rhs else Cell.DIFFERS]
         if via:
             line.append(" ; ".join(r.lhs_via) or "-")
         body.append(line)
@@ -184,15 +186,15 @@ def _counterexample(lhs, rhs, q: int, labels, names=None) -> dict:
     if vl == vr:
         raise AssertionError(f"counterexample {q} does not separate the two sides ({vl})")
     la, lb = labels
-    ce = {"index": q}
+    ce = {Key.INDEX: q}
     coord = _coordinate(_innermost(lhs), q)
     if coord is not None:
-        ce["coordinate"] = coord
+        ce[Key.COORDINATE] = coord
     ce[la] = vl
     ce[lb] = vr
     chain = _chain(lhs, q, names or {})
     if chain:
-        ce[f"{la} steps"] = chain
+        ce[Labelled(Key.STEPS, la)] = chain
     return ce
 
 
@@ -235,21 +237,21 @@ def _exhaustive_equal(lhs, rhs, n, statement, why, limit, labels, names=None) ->
         if holds is not None:
             cert = _exact_certificate(evidence, "indices where the two sides differ", method)
             if holds:
-                return Proof(statement, "proved", method, cert, reason=why)
-            return Proof(statement, "refuted", method, cert, _counterexample(lhs, rhs, q, labels, names),
+                return Proof(statement, Verdict.PROVED, method, cert, reason=why)
+            return Proof(statement, Verdict.REFUTED, method, cert, _counterexample(lhs, rhs, q, labels, names),
                          reason=f"{q} is the smallest index where the two sides differ")
         why = f"{why}; the exact back-ends did not decide ({evidence})"
     if n > lim:
-        return Proof(statement, "unknown", "none",
+        return Proof(statement, Verdict.UNKNOWN, Method.NONE,
                      reason=f"{why}; the domain of {_pow2(n)} inputs exceeds the exhaustive limit {_pow2(lim)} "
                             f"({HOW_TO_CHANGE})")
     va, vb = exhaustive.values(lhs, n, lim), exhaustive.values(rhs, n, lim)
     q = exhaustive.first_mismatch(va, vb)
-    cert = Certificate("exhaustive", Table(["inputs", "mismatches"], [[n, 0 if q is None else "≥1"]]),
+    cert = Certificate("exhaustive", Table([Column.INPUTS, Column.MISMATCHES], [[n, 0 if q is None else "≥1"]]),
                        (f"evaluated both sides at all {n} inputs",))
     if q is None:
-        return Proof(statement, "proved", "exhaustive", cert, reason=why)
-    return Proof(statement, "refuted", "exhaustive", cert, _counterexample(lhs, rhs, q, labels, names),
+        return Proof(statement, Verdict.PROVED, Method.EXHAUSTIVE, cert, reason=why)
+    return Proof(statement, Verdict.REFUTED, Method.EXHAUSTIVE, cert, _counterexample(lhs, rhs, q, labels, names),
                  reason=f"{q} is the smallest index where the two sides differ")
 
 
@@ -318,14 +320,15 @@ def is_injective(L, limit: int | None = None) -> Proof:
     rows, span, ok = [], 0, True
     for d in order:
         good = abs(d.coef) > span
-        rows.append([d.name, d.extent, abs(d.coef), span, "ok" if good else "fails"])
+        rows.append([d.name, d.extent, abs(d.coef), span, Cell.OK if good else Cell.FAILS])
         ok = ok and good
         span += abs(d.coef) * (d.extent - 1)
-    cert = Certificate("injective", Table(["digit", "extent", "|stride|", "span below", "|stride| > span"], rows),
+    cert = Certificate("injective", Table([Column.DIGIT, Column.EXTENT, Column.ABS_STRIDE, Column.SPAN_BELOW,
+                                              Column.ABOVE_SPAN], rows),
                        ("digits sorted by |stride|; each stride exceeds the largest sum the smaller digits "
                         "reach, so distinct digit vectors give distinct values",))
     if ok:
-        return Proof(statement, "proved", "chain", cert)
+        return Proof(statement, Verdict.PROVED, Method.CHAIN, cert)
     pair = _find_collision(order)
     if pair is not None:
         x, y, why = pair
@@ -353,11 +356,11 @@ def _collision(L, statement, x, y, why, digits, cert=None) -> Proof:
     if vx != vy or x == y:
         raise AssertionError(f"collision {x}, {y} is not one ({vx} vs {vy})")
     x, y = min(x, y), max(x, y)
-    ce = {"indices": (x, y), "value": vx}
+    ce = {Key.INDICES: (x, y), Key.VALUE: vx}
     cx, cy = _coordinate(_innermost(L), x), _coordinate(_innermost(L), y)
     if cx is not None:
-        ce["coordinates"] = (cx, cy)
-    return Proof(statement, "refuted", "chain", cert, ce, reason=why)
+        ce[Key.COORDINATES] = (cx, cy)
+    return Proof(statement, Verdict.REFUTED, Method.CHAIN, cert, ce, reason=why)
 
 
 def _exhaustive_injective(L, n, statement, why, limit) -> Proof:
@@ -367,20 +370,20 @@ def _exhaustive_injective(L, n, statement, why, limit) -> Proof:
         if holds is not None:
             cert = _exact_certificate(evidence, "pairs of indices with equal values", method)
             if holds:
-                return Proof(statement, "proved", method, cert, reason=why)
+                return Proof(statement, Verdict.PROVED, method, cert, reason=why)
             p = _collision(L, statement, pair[0], pair[1], "two inputs with the same value (found by ISL)",
                            None, cert)
             return Proof(p.statement, p.verdict, method, cert, p.counterexample, p.reason)
         why = f"{why}; the exact back-ends did not decide ({evidence})"
     if n > lim:
-        return Proof(statement, "unknown", "none", reason=f"{why}; the domain of {_pow2(n)} inputs exceeds the "
+        return Proof(statement, Verdict.UNKNOWN, Method.NONE, reason=f"{why}; the domain of {_pow2(n)} inputs exceeds the "
                                                           f"exhaustive limit {_pow2(lim)} ({HOW_TO_CHANGE})")
     v = exhaustive.values(L, n, lim)
     pair = exhaustive.first_collision(v)
-    cert = Certificate("exhaustive", Table(["inputs", "distinct values"], [[n, n if pair is None else "<n"]]),
+    cert = Certificate("exhaustive", Table([Column.INPUTS, Column.DISTINCT_VALUES], [[n, n if pair is None else "<n"]]),
                        (f"evaluated at all {n} inputs",))
     if pair is None:
-        return Proof(statement, "proved", "exhaustive", cert, reason=why)
+        return Proof(statement, Verdict.PROVED, Method.EXHAUSTIVE, cert, reason=why)
     p = _collision(L, statement, pair[0], pair[1], "two inputs with the same value", None, cert)
     return Proof(p.statement, p.verdict, "exhaustive", cert, p.counterexample, p.reason)
 
@@ -401,17 +404,17 @@ def is_surjective(L, n: int, limit: int | None = None) -> Proof:
     covered, rows, gap = 0, [], None
     for d in order:
         good = d.coef <= covered + 1
-        rows.append([d.name, d.extent, d.coef, covered, "ok" if good else "gap"])
+        rows.append([d.name, d.extent, d.coef, covered, Cell.OK if good else Cell.GAP])
         if not good:
             gap = covered + 1
             break
         covered += d.coef * (d.extent - 1)
     cert = Certificate("surjective",
-                       Table(["digit", "extent", "stride", "covered below", "stride <= covered+1"], rows),
+                       Table([Column.DIGIT, Column.EXTENT, Column.STRIDE, Column.COVERED_BELOW, Column.WITHIN_COVER], rows),
                        (f"positive-stride digits sorted by stride cover [0, {covered}] without a hole "
                         f"(other digits held at 0)",))
     if covered >= n - 1:
-        return Proof(statement, "proved", "chain", cert)
+        return Proof(statement, Verdict.PROVED, Method.CHAIN, cert)
     y = covered + 1
     if all(d.coef >= 0 for d in digits):
         _confirm_missing(L, size, y, digits, limit)
@@ -421,7 +424,7 @@ def is_surjective(L, n: int, limit: int | None = None) -> Proof:
                    f"at least {c} > {y}, so no input maps to {y}")
         else:
             why = f"the largest value is {covered}"
-        return Proof(statement, "refuted", "chain", cert, {"missing value": y}, reason=why)
+        return Proof(statement, Verdict.REFUTED, Method.CHAIN, cert, {Key.MISSING_VALUE: y}, reason=why)
     return _exhaustive_surjective(L, size, n, statement, "negative strides: the chain argument does not apply",
                                   limit)
 
@@ -446,20 +449,20 @@ def _exhaustive_surjective(L, size, n, statement, why, limit) -> Proof:
         if holds is not None:
             cert = _exact_certificate(evidence, f"values in [0, {n}) outside the image", method)
             if holds:
-                return Proof(statement, "proved", method, cert, reason=why)
+                return Proof(statement, Verdict.PROVED, method, cert, reason=why)
             if size <= min(lim, CROSS_CHECK_LIMIT) and (exhaustive.values(L, size, lim) == y).any():
                 raise AssertionError(f"surjectivity: ISL's missing value {y} is hit after all")
-            return Proof(statement, "refuted", method, cert, {"missing value": y}, reason=f"no input maps to {y}")
+            return Proof(statement, Verdict.REFUTED, method, cert, {Key.MISSING_VALUE: y}, reason=f"no input maps to {y}")
         why = f"{why}; the exact back-ends did not decide ({evidence})"
     if size > lim or n > lim:
-        return Proof(statement, "unknown", "none", reason=f"{why}; enumerating {_pow2(max(size, n))} items "
+        return Proof(statement, Verdict.UNKNOWN, Method.NONE, reason=f"{why}; enumerating {_pow2(max(size, n))} items "
                                                           f"exceeds the exhaustive limit {_pow2(lim)} ({HOW_TO_CHANGE})")
     v = exhaustive.values(L, size, lim)
     y = exhaustive.first_missing(v, n, lim)
-    cert = Certificate("exhaustive", Table(["inputs", "targets"], [[size, n]]), (f"evaluated at all {size} inputs",))
+    cert = Certificate("exhaustive", Table([Column.INPUTS, Column.TARGETS], [[size, n]]), (f"evaluated at all {size} inputs",))
     if y is None:
-        return Proof(statement, "proved", "exhaustive", cert, reason=why)
-    return Proof(statement, "refuted", "exhaustive", cert, {"missing value": y},
+        return Proof(statement, Verdict.PROVED, Method.EXHAUSTIVE, cert, reason=why)
+    return Proof(statement, Verdict.REFUTED, Method.EXHAUSTIVE, cert, {Key.MISSING_VALUE: y},
                  reason=f"no input maps to {y}")
 
 
@@ -498,7 +501,7 @@ def is_bijective(L, n: int | None = None, limit: int | None = None) -> Proof:
             return _outside(L, statement, x, "a value outside the target (found by ISL)", n)
         if holds is None:
             if size > exhaustive_limit(limit):
-                return Proof(statement, "unknown", "none",
+                return Proof(statement, Verdict.UNKNOWN, Method.NONE,
                              reason="injective and onto, but the image bound is unknown")
             v = exhaustive.values(L, size, limit)
             bad = [i for i in (int(v.argmin()), int(v.argmax())) if not 0 <= int(v[i]) < n]
@@ -510,14 +513,14 @@ def is_bijective(L, n: int | None = None, limit: int | None = None) -> Proof:
                        {"surjective": sur.certificate.to_dict() if sur.certificate else None})
     methods = {inj.method, sur.method}
     method = "chain" if methods == {"chain"} else next((m for m in ("isl", "z3") if m in methods), "exhaustive")
-    return Proof(statement, "proved", method, cert)
+    return Proof(statement, Verdict.PROVED, method, cert)
 
 
 def _outside(L, statement, x, why, n) -> Proof:
     v = evaluate(L, x)
     if 0 <= v < n:
         raise AssertionError(f"value {v} at {x} is inside [0, {n})")
-    return Proof(statement, "refuted", "chain", None, {"index": x, "value": v}, reason=f"{why}: outside [0, {n})")
+    return Proof(statement, Verdict.REFUTED, Method.CHAIN, None, {Key.INDEX: x, Key.VALUE: v}, reason=f"{why}: outside [0, {n})")
 
 
 def broadcast_axes(L) -> tuple:

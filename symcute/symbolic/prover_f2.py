@@ -23,6 +23,7 @@ from __future__ import annotations
 from .bits import NotF2Linear, bit_layout, integer_map
 from .f2 import F2Matrix, bit_positions
 from .proof import Certificate, Proof
+from .vocabulary import Cell, Column, CounterexampleKey as Key, Labelled, Method, Verdict
 from .swizzled import SwizzledFormula
 from .table import Table
 
@@ -95,7 +96,7 @@ def _view(term, k: int):
 
 def _certificate(kind: str, names, m: F2Matrix, c: int, conditions, **data) -> Certificate:
     rows = [[f"q{j}", names[j], ", ".join(map(str, bit_positions(col))) or "-"] for j, col in enumerate(m.columns)]
-    table = Table(["index bit", "name", "flips offset bits"], rows)
+    table = Table([Column.INDEX_BIT, Column.NAME, Column.FLIPS], rows)
     data = {"columns": list(m.columns), "constant": c, "rank": m.rank(), "kernel": list(m.kernel()), **data}
     return Certificate(kind, table, (WHY_LINEAR, f"value = M q ^ {c} with M the {m.n_rows}x{m.n_cols} matrix "
                                                  f"over GF(2) whose columns are listed") + tuple(conditions), data)
@@ -107,7 +108,7 @@ def _collision(term, statement, x: int, y: int, why: str, cert) -> Proof:
     if vx != vy or x == y:
         raise AssertionError(f"F2 collision {x}, {y} of {term} is not one ({vx} vs {vy})")
     x, y = min(x, y), max(x, y)
-    return Proof(statement, "refuted", "gf2", cert, {"indices": (x, y), "value": vx}, reason=why)
+    return Proof(statement, Verdict.REFUTED, Method.GF2, cert, {Key.INDICES: (x, y), Key.VALUE: vx}, reason=why)
 
 
 def injective(term, n: int, statement: str):
@@ -125,7 +126,7 @@ def _injective(term, k: int, view, names, statement: str) -> Proof:
     if r == k:
         cert = _certificate("gf2-injective", names, m, c, (f"rank M = {r} = the {k} index bits: the kernel is "
                                                           f"{{0}}, so distinct indices have distinct values",))
-        return Proof(statement, "proved", "gf2", cert)
+        return Proof(statement, Verdict.PROVED, Method.GF2, cert)
     v = min(m.kernel())
     cert = _certificate("gf2-injective", names, m, c, (f"rank M = {r} < {k}: kernel vector {v} "
                                                       f"({' ^ '.join(names[j] for j in bit_positions(v))})",))
@@ -158,12 +159,12 @@ def _surjective(term, size: int, n: int, view, names, statement: str, limit) -> 
     if y is None:
         cert = _certificate("gf2-surjective", names, m, c, (f"{c} and every unit vector below {n} lie in the "
                                                            f"column space, so the image coset contains [0, {n})",))
-        return Proof(statement, "proved", "gf2", cert)
+        return Proof(statement, Verdict.PROVED, Method.GF2, cert)
     _confirm_missing(term, size, y, limit)
     cert = _certificate("gf2-surjective", names, m, c, (f"{y} ^ {c} is not in the column space of M",))
     why = (f"{y} ^ {c} is outside the column space of M (rank {m.rank()}), so no index maps to {y}"
            if y else f"the value at 0 is {c} and {c} is outside the column space, so the image misses 0")
-    return Proof(statement, "refuted", "gf2", cert, {"missing value": y}, reason=why)
+    return Proof(statement, Verdict.REFUTED, Method.GF2, cert, {Key.MISSING_VALUE: y}, reason=why)
 
 
 def _confirm_missing(term, size, y, limit) -> None:
@@ -196,12 +197,12 @@ def bijective(term, size: int, n: int, statement: str, limit=None):
         v = evaluate(term, x)
         if v < n:
             raise AssertionError(f"F2 bijectivity: value {v} at {x} is inside [0, {n})")
-        return Proof(statement, "refuted", "gf2", inj.certificate, {"index": x, "value": v},
+        return Proof(statement, Verdict.REFUTED, Method.GF2, inj.certificate, {Key.INDEX: x, Key.VALUE: v},
                      reason=f"{size} distinct values cannot all lie in [0, {n}): {v} at index {x}")
     cert = _certificate("gf2-bijective", names, m, c,
                         (f"rank M = {k}: injective", f"the image coset contains [0, {n}) and has {size} = {n} "
                                                     f"elements, so it is [0, {n})"))
-    return Proof(statement, "proved", "gf2", cert)
+    return Proof(statement, Verdict.PROVED, Method.GF2, cert)
 
 
 def _largest(m: F2Matrix) -> int:
@@ -223,16 +224,17 @@ def equal(lhs, rhs, n: int, statement: str, labels):
     names = _names(lhs, k)
     la, lb = labels
     rows = [[f"q{j}", names[j], ", ".join(map(str, bit_positions(x))) or "-",
-             ", ".join(map(str, bit_positions(y))) or "-", "ok" if x == y else "DIFFERS"]
+             ", ".join(map(str, bit_positions(y))) or "-", Cell.OK if x == y else Cell.DIFFERS]
             for j, (x, y) in enumerate(zip(ma.columns, mb.columns))]
-    rows.append(["const", "-", ca, cb, "ok" if ca == cb else "DIFFERS"])
-    cert = Certificate("gf2-equality", Table(["index bit", "name", f"{la} flips", f"{lb} flips", ""], rows),
+    rows.append(["const", "-", ca, cb, Cell.OK if ca == cb else Cell.DIFFERS])
+    header = [Column.INDEX_BIT, Column.NAME, Labelled(Column.FLIPS_OF, la), Labelled(Column.FLIPS_OF, lb), Column.AGREES]
+    cert = Certificate("gf2-equality", Table(header, rows),
                        (WHY_LINEAR + " (both sides)", f"both sides are F2-affine on [0, {1 << k}) ⊇ [0, {n}): they "
                                                      f"agree iff every column and the constant agree"),
                        {"lhs": {"columns": list(ma.columns), "constant": ca},
                         "rhs": {"columns": list(mb.columns), "constant": cb}})
     if ca == cb and ma.columns == mb.columns:
-        return Proof(statement, "proved", "gf2", cert)
+        return Proof(statement, Verdict.PROVED, Method.GF2, cert)
     q = 0 if ca != cb else 1 << next(j for j in range(k) if ma.columns[j] != mb.columns[j])
     from .linear import evaluate
     vl, vr = evaluate(lhs, q), evaluate(rhs, q)
@@ -240,4 +242,4 @@ def equal(lhs, rhs, n: int, statement: str, labels):
         raise AssertionError(f"F2 counterexample {q} does not separate {lhs} and {rhs}")
     why = (f"the constants differ ({ca} vs {cb})" if q == 0 else
            f"index bit {names[q.bit_length() - 1]} flips different offset bits on the two sides")
-    return Proof(statement, "refuted", "gf2", cert, {"index": q, la: vl, lb: vr}, reason=why)
+    return Proof(statement, Verdict.REFUTED, Method.GF2, cert, {Key.INDEX: q, la: vl, lb: vr}, reason=why)

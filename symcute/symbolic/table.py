@@ -16,7 +16,8 @@ class Table:
     __slots__ = ("header", "rows", "title")
 
     def __init__(self, header, rows, title: str | None = None):
-        object.__setattr__(self, "header", tuple(str(h) for h in header))
+        # a label stays the str it is (the prover's columns are str-valued enum members: typed, same text)
+        object.__setattr__(self, "header", tuple(h if isinstance(h, str) else str(h) for h in header))
         object.__setattr__(self, "rows", tuple(tuple(r) for r in rows))
         object.__setattr__(self, "title", title)
 
