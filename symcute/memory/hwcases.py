@@ -58,8 +58,8 @@ def pattern_addresses(spec: dict) -> list:
         raise ValueError(f"unknown pattern {p!r}")
     # a stream: the same lane pattern issued `ninstr` times by each of `warps` warps, instruction k
     # shifted by k * istride bytes
-    n, step = spec.get("ninstr", 1), spec.get("istride", 0)
-    return [[[int(v) + k * step for v in a] for k in range(n)] for _ in range(spec.get("warps", 1))]
+    n, step, wstep = spec.get("ninstr", 1), spec.get("istride", 0), spec.get("wstride", 0)
+    return [[[int(v) + k * step + w * wstep for v in a] for k in range(n)] for w in range(spec.get("warps", 1))]
 
 
 def cp_groups(spec: dict) -> tuple:
@@ -526,5 +526,27 @@ def confirm_cases() -> list:
         assert not timing and wave >= ideal
         out.append({"name": case_name(spec), "spec": spec, "kind": kind_of(instr), "op": instr.op, "warps": warps,
                     "ninstr": spec["ninstr"], "serial": True, "gstride": 16, "gap": spec["gap"],
+                    "predicted_wavefronts": wave, "predicted_ideal": ideal, "addresses": addrs})
+    # CUTLASS #3172's kernel, both of its shared-memory phases: the fill loop smem_A[i] = T(i) (128 threads,
+    # 16-bit stores, 32 iterations; warps one at a time and concurrently, repeated) and the LDSM_T read of the
+    # (128,32) tile of M-major (128,8) atoms under Sw<3,3,4>, Sw<3,3,3> and no swizzle (4 warps, concurrent)
+    fill = {"family": "pattern", "instr": ["ldst", "st", 16], "pattern": "stride", "stride": 2, "ninstr": 32,
+            "istride": 256, "warps": 4, "wstride": 64}
+    instr, addrs, _ = build(fill)
+    wave, ideal, timing = predict_counter(instr, addrs)
+    for serial, reps in ((True, 1), (False, 3)):
+        for r in range(reps):
+            out.append({"name": case_name(fill) + (";serial" if serial else f";concurrent;repeat={r}"), "spec": fill,
+                        "kind": kind_of(instr), "op": "st", "warps": 4, "ninstr": 32, "serial": serial,
+                        "gstride": 16, "gap": 0, "predicted_wavefronts": wave, "predicted_ideal": ideal,
+                        "addresses": addrs})
+    for sw in ("Sw<3,3,4>", "Sw<3,3,3>", "Sw<0,0,0>"):
+        spec = {"family": "copy", "atom": "SM75_U16x8_LDSM_T", "type": "half_t", "operand": "A",
+                "smem": f"{sw} o 0 o (128,(8,4)):(1,(128,1024))", "mma": "SM80_16x8x16_F32F16F16F32_TN",
+                "mma_layout": [2, 2, 1], "mma_tile": [32, 32, 16]}
+        instr, addrs, r = build(spec)
+        wave, ideal, _ = predict_counter(instr, addrs)
+        out.append({"name": case_name(spec) + ";concurrent", "spec": spec, "kind": kind_of(instr), "op": "ld",
+                    "warps": len(addrs), "ninstr": len(addrs[0]), "serial": False, "gstride": 16, "gap": 0,
                     "predicted_wavefronts": wave, "predicted_ideal": ideal, "addresses": addrs})
     return out
