@@ -224,6 +224,7 @@ class TiledMMA:
         return self.layout_TV_names("C")
 
     # --- slices ----------------------------------------------------------------------------------
+    @traced("get_slice")
     def get_slice(self, thr_idx: int) -> "ThrMMA":
         return ThrMMA(self, thr_idx)
 

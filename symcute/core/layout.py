@@ -17,6 +17,7 @@ from .int_tuple import format_int_tuple
 from .basis import ScaledBasis
 from .dispatch import operation
 from .integer import is_static
+from .hook import traced
 
 IntTuple = Any
 
@@ -213,9 +214,13 @@ class Layout:
     def __len__(self) -> int:
         return self.rank
 
+    @traced("get")
     def __getitem__(self, i) -> "Layout":
-        """Mode access: ``L[1]`` is CuTe's ``layout<1>(L)``; ``L[1, 0]`` is ``layout<1,0>(L)``."""
-        path = i if isinstance(i, tuple) else (i,)
+        """Mode access: ``L[1]`` is CuTe's ``layout<1>(L)``; ``L[1, 0]`` is ``layout<1,0>(L)`` (a ``get`` step)."""
+        return self._mode(i if isinstance(i, tuple) else (i,))
+
+    def _mode(self, path: tuple) -> "Layout":
+        i = path if len(path) != 1 else path[0]
         shape, stride = self._shape, self._stride
         for k in path:
             if not hasattr(k, "__index__"):  # what Python's sequences accept as an index (ints, numpy ints)
@@ -352,7 +357,7 @@ def has_underscore(c) -> bool:
 
 # --- construction -------------------------------------------------------------
 
-@operation()
+@operation("make_layout")
 def make_layout(*args) -> Layout:
     """CuTe's ``make_layout``: ``(shape)``, ``(shape, stride)``, or concatenation of layouts.
 
@@ -373,12 +378,14 @@ def make_layout(*args) -> Layout:
     raise LayoutError("make_layout takes a shape, a shape and a stride, or layouts")
 
 
+@traced("make_ordered_layout")
 def make_ordered_layout(shape: IntTuple, order: IntTuple) -> Layout:
     """Compact layout of ``shape`` whose strides increase in the order ``order``."""
     shape = _normalize(shape, "shape")
     return Layout(shape, it.compact_order(shape, _normalize(order, "order")))
 
 
+@traced("make_layout_like")
 def make_layout_like(layout: Layout) -> Layout:
     """Compact layout with ``layout``'s shape and stride order; stride-0 modes stay 0.
 
@@ -394,6 +401,7 @@ def make_layout_like(layout: Layout) -> Layout:
     return Layout(shape, it.compact_order(filtered, stride))
 
 
+@traced("make_identity_layout")
 def make_identity_layout(shape: IntTuple) -> Layout:
     """``shape:basis`` mapping each coordinate to itself (CuTe's ``make_identity_layout``)."""
     shape = _normalize(shape, "shape")
@@ -449,16 +457,17 @@ def depth(x) -> int:
     return x.depth if isinstance(x, Layout) else it.depth(x)
 
 
-@operation()
+@operation("shape")
 def shape(x):
     return x.shape if isinstance(x, Layout) else x
 
 
+@traced("stride")
 def stride(x):
     return x.stride
 
 
-@operation()
+@operation("flatten")
 def flatten(x):
     if isinstance(x, Layout):
         shape = it.flatten(x._shape)
@@ -466,13 +475,14 @@ def flatten(x):
     return it.flatten(x)
 
 
-@operation()
+@operation("append")
 def append(layout: Layout, x: Layout | None = None, n: int | None = None) -> Layout:
     """CuTe's ``append`` (``append<N>`` pads with ``x``, default ``1:0``, up to rank ``n``)."""
     x = x if x is not None else Layout(1, 0)
     return Layout._make(_append(layout.shape, x.shape, n), _append(layout.stride, x.stride, n))
 
 
+@traced("prepend")
 def prepend(layout: Layout, x: Layout | None = None, n: int | None = None) -> Layout:
     """CuTe's ``prepend`` (``prepend<N>`` pads at the front up to rank ``n``)."""
     x = x if x is not None else Layout(1, 0)
@@ -507,7 +517,7 @@ def _prepend(t, x, n):
     return (x,) * (n - len(t)) + t
 
 
-@operation()
+@operation("group")
 def group(layout: Layout, b: int, e: int) -> Layout:
     """CuTe's ``group<B,E>``: gather modes ``[b, e)`` into one mode."""
     def g(t):
@@ -518,6 +528,7 @@ def group(layout: Layout, b: int, e: int) -> Layout:
     return Layout._make(g(layout.shape), g(layout.stride))
 
 
+@traced("select")
 def select(layout: Layout, *modes: int) -> Layout:
     """CuTe's ``select<I...>``: the layout made of the chosen modes."""
     for m in modes:
@@ -528,7 +539,7 @@ def select(layout: Layout, *modes: int) -> Layout:
     return Layout._make(tuple(sh[m] for m in modes), tuple(st[m] for m in modes))
 
 
-@operation()
+@operation("take")
 def take(layout: Layout, b: int, e: int) -> Layout:
     """CuTe's ``take<B,E>``: modes ``[b, e)``."""
     if not (b < e and 0 <= b and e <= layout.rank):
@@ -536,8 +547,12 @@ def take(layout: Layout, b: int, e: int) -> Layout:
     return select(layout, *range(b, e))
 
 
+@traced("get")
 def get(layout: Layout, *path: int) -> Layout:
-    return layout[path] if path else layout
+    """CuTe's ``get<I...>(layout)`` (``layout<I...>``): the mode at ``path``."""
+    if not path:
+        return layout
+    return layout._mode(path) if isinstance(layout, Layout) else layout[path]
 
 
 @operation()

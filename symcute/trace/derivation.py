@@ -1,59 +1,95 @@
-"""Derivation: a directed graph of values and the steps that produced them (networkx's DiGraph interface, see graph.py).
+"""Derivation: a directed acyclic graph of values and the steps that produced them (networkx's DiGraph interface, see graph.py).
 
-Value nodes hold layouts, ints, tuples, formulas, tables and proofs; step nodes
-hold one operation each (its rule id, the CuTe source it follows, and the
-intermediate quantities the operation noted while it ran).  Edges carry the
-data flow: ``value -> step`` for each input (with the argument's name),
-``step -> value`` for the output.  Steps run inside other steps (a
-``logical_divide`` calls ``complement`` and ``composition``) record their
-``parent``; a report walks the top-level steps and opens the nested ones when
-it explains them.
+Nodes (the schema is in docs/architecture.md, "The derivation graph"):
+
+* a **step** ``s<n>`` is one operation: its rule id, its citation (CuTe file,
+  function and CUTLASS version, from ``trace.rules``), its ``depth`` and
+  ``parent`` (steps run inside other steps: a ``logical_divide`` calls
+  ``complement`` and ``composition``), and ``details``, the intermediate
+  quantities the operation noted (a JSON-native payload);
+* a **value** is either the output of exactly one step, node ``s<n>.0``
+  (``origin="step"``, ``producer="s<n>"``, ``index=0``), or an **input**, node
+  ``in<n>`` (``origin="input"``): a value no recorded step produced (a literal
+  of the recipe, a catalog entry, a Python computation between steps).
+
+Edges carry the data flow: ``value -> step`` for each argument (``arg``: the
+parameter name, several comma-separated when one value fills several) and
+``step -> value`` (``arg="result"``).  A step's arguments are bound when it is
+*called*, its output when it *returns*, so every edge runs from an earlier node
+to a later one: the graph is acyclic by construction, even for a step that
+returns its argument (``logical_divide(L, _)`` is ``L``: its output is a node of
+its own).  Objects are matched by identity only while the derivation holds them
+(no ``id()`` in node names), and never for scalars (ints, strings, ``_``,
+SymPy numbers): Python shares those between unrelated computations, so each
+use of a scalar is an input node of its own.  A tuple argument built in Python
+from recorded values becomes a ``make_tuple`` step, and a layout's own shape or
+stride tuple a ``shape`` / ``stride`` step, so provenance is complete: every
+value node is an input or has exactly one producer.
 
 Use as a context manager; while it is active every traced operation of the
 core and the atoms records into it::
 
     with Derivation("seed") as d:
         G = right_inverse(F)
-    d.steps()      # [Step(rule='right_inverse', ...), Step(rule='coalesce', ...)]
+    d.steps()      # [Step(rule='right_inverse', ...)]; d.steps(structural=True) adds make_layout, get, ...
 """
 
 from __future__ import annotations
 
 import inspect
-import itertools
-import json
+import numbers
 from dataclasses import dataclass, field
-from typing import Any
 
 from ..errors import SymcuteError
 from ..core import hook
-from .graph import StepGraph, node_link_data, node_link_graph
-from .rules import rule_for
-from .values import describe, from_description
+from ..core.layout import Layout, Underscore, shape as _shape_of, stride as _stride_of
+from .graph import StepGraph
+from .rules import STRUCTURAL, citation_of, rule_for
+from .values import describe
 
 
 @dataclass
 class Step:
-    """One recorded operation (a step node of the graph)."""
+    """One recorded operation (a step node of the graph), as reports read it."""
     node: str
     rule: str
     inputs: dict            # argument name -> value node id
-    output: str | None      # value node id (None when the step failed)
+    output: str | None      # value node id (None when the step failed or produces no value)
     details: dict = field(default_factory=dict)
     parent: str | None = None
     depth: int = 0
     error: str | None = None
 
 
+def make_tuple(*elements) -> tuple:
+    """CuTe's ``make_tuple``: the step a derivation records for a tuple argument built from recorded values."""
+    return tuple(elements)
+
+
+make_tuple.rule = "make_tuple"
+
+# attributes that hold Python objects: kept in memory, never exported
+MEMORY_ONLY = ("obj", "fn")
+
+
+def has_identity(obj) -> bool:
+    """Whether ``obj`` can be matched by identity: not a scalar Python or SymPy shares between computations."""
+    if obj is None or isinstance(obj, (numbers.Number, str, bytes, Underscore)) or obj == ():
+        return False
+    return not type(obj).__module__.startswith("sympy")
+
+
 class Derivation:
-    """A recorded chain of CuTe operations, as a directed graph (``graph``; ``graph.to_networkx()`` for networkx)."""
+    """A recorded chain of CuTe operations, as a DAG (``graph``; ``graph.to_networkx()`` for networkx)."""
 
     def __init__(self, title: str = "", **config):
         self.title = title
         self.config = dict(config)
         self.graph = StepGraph(title=title)   # networkx's DiGraph interface; .graph.to_networkx() for algorithms
-        self._ids = itertools.count()
-        self._by_object: dict[int, tuple[Any, str]] = {}   # id(obj) -> (obj, node): identity of values
+        self._next = 0               # the number of the next node (steps and inputs; an output shares its step's)
+        self._bound: dict = {}      # id(obj) -> (obj, node): the node an object was first seen as (obj kept alive)
+        self._parts: dict = {}      # id(tuple) -> (tuple, layout node, "shape" | "stride") of recorded layouts
+        self._last_output = None    # (obj, node) of the step recorded last (labels of scalar results)
         self._stack: list[dict] = []
         self._token = None
 
@@ -73,38 +109,34 @@ class Derivation:
 
     # --- the recorder protocol (called by core.hook) ----------------------------------------
     def call(self, rule: str, fn, args: tuple, kwargs: dict):
-        frame = {"rule": rule, "details": {}, "children": []}
+        inputs = self._inputs(_bind(fn, args, kwargs))   # bound as called: a nested step cannot shadow them
+        start = self._next
+        frame = {"details": {}, "children": []}
         self._stack.append(frame)
         try:
             out = fn(*args, **kwargs)
         except SymcuteError as e:
             self._stack.pop()
-            self._add_step(rule, fn, args, kwargs, None, frame["details"], error=str(e),
-                           children=frame["children"])
+            self._add_step(rule, fn, inputs, None, frame["details"], error=str(e), children=frame["children"])
+            raise
+        except BaseException:
+            self._stack.pop()
             raise
         self._stack.pop()
-        self._add_step(rule, fn, args, kwargs, out, frame["details"], children=frame["children"])
+        self._add_step(rule, fn, inputs, out, frame["details"], children=frame["children"], has_output=True,
+                       started=start)
         return out
 
     def note(self, **details) -> None:
         if self._stack:
             self._stack[-1]["details"].update(details)
 
-    # --- building ------------------------------------------------------------------------------
+    # --- values ------------------------------------------------------------------------------------
     def value(self, obj, label: str | None = None, kind: str | None = None) -> str:
-        """The node of ``obj`` (added on first sight); ``label`` names it for reports (``F``, ``G``)."""
-        known = self._by_object.get(id(obj))
-        if known is not None and known[0] is obj:
-            node = known[1]
-        else:
-            node = f"v{next(self._ids)}"
-            self._by_object[id(obj)] = (obj, node)
-            token = hook.current.set(None)   # printing a value (a TiledCopy) may run traced operations
-            try:
-                desc = describe(obj)
-            finally:
-                hook.current.reset(token)
-            self.graph.add_node(node, role="value", kind=kind or desc["kind"], text=desc["text"], obj=obj)
+        """The node ``obj`` is bound to (a new input node if no step produced it); ``label`` names it (``F``)."""
+        node = self._resolve(obj) if has_identity(obj) else self._scalar_node(obj)
+        if kind:
+            self.graph.nodes[node]["kind"] = kind
         if label:
             self.graph.nodes[node]["label"] = label
         return node
@@ -115,39 +147,129 @@ class Derivation:
 
     def labelled(self, name: str) -> str | None:
         """The value node labelled ``name`` (the last one, if several were), or ``None``."""
-        found = [n for n, d in self.graph.nodes(data=True) if d.get("role") == "value" and d.get("label") == name]
-        return max(found, key=lambda n: int(n[1:])) if found else None
+        found = [(d["order"], n) for n, d in self.graph.nodes(data=True)
+                 if d.get("role") == "value" and d.get("label") == name]
+        return max(found)[1] if found else None
 
     def paused(self):
         """A context in which traced operations run unrecorded (helper computations of a recipe)."""
         return _Paused()
 
+    def _scalar_node(self, obj) -> str:
+        # a scalar has no identity; labelling the result just returned names that output, else a new input
+        last = self._last_output
+        if last is not None and last[0] is obj:
+            return last[1]
+        return self._new_input(obj)
+
+    def _value_node(self, node: str, obj, order: int, **attrs) -> None:
+        token = hook.current.set(None)   # printing a value (a TiledCopy) may run traced operations
+        try:
+            desc = describe(obj)
+        finally:
+            hook.current.reset(token)
+        self.graph.add_node(node, role="value", kind=desc["kind"], text=desc["text"], order=order, obj=obj, **attrs)
+
+    def _new_input(self, obj) -> str:
+        n = self._number()
+        node = f"in{n}"
+        self._value_node(node, obj, n, origin="input")
+        self._bind_object(obj, node)
+        return node
+
+    def _number(self) -> int:
+        n = self._next
+        self._next += 1
+        return n
+
+    def _bind_object(self, obj, node: str, since: int | None = None) -> None:
+        """Remember the node of an object with identity (and the shape/stride tuples of a layout).
+
+        An object keeps the node it was first seen as, except that a step
+        returning an object one of its own nested steps made (bound at or
+        after ``since``, the number the step's call started at) takes it over:
+        the value is the outer step's result (``get_layoutA_TV``, not the
+        ``composition`` inside it).  An object that existed before the call
+        (``logical_divide(L, _)`` returns ``L``) keeps its node.
+        """
+        if not has_identity(obj):
+            return
+        known = self._bound.get(id(obj))
+        if known is not None and known[0] is obj:
+            if since is None or self.graph.nodes[known[1]]["order"] < since:
+                return
+        self._bound[id(obj)] = (obj, node)
+        if type(obj) is Layout:
+            for part, which in ((obj.shape, "shape"), (obj.stride, "stride")):
+                if type(part) is tuple and part:
+                    seen = self._parts.get(id(part))
+                    if seen is None or seen[0] is not part or seen[1] == (known[1] if known else None):
+                        self._parts[id(part)] = (part, node, which)
+
+    def _resolve(self, obj) -> str:
+        """The node of an argument with identity, recording how a tuple built from recorded values was made."""
+        known = self._bound.get(id(obj))
+        if known is not None and known[0] is obj:
+            return known[1]
+        if type(obj) is tuple:
+            part = self._parts.get(id(obj))
+            if part is not None and part[0] is obj:   # a layout's own shape or stride: CuTe's shape(L) / stride(L)
+                fn = _shape_of if part[2] == "shape" else _stride_of
+                return self._add_step(part[2], fn, {"x": part[1]}, obj, {}, has_output=True).output
+            if any(self._traceable(x) for x in obj):
+                elements = {f"elements{k}": self._argument(x) for k, x in enumerate(obj)}
+                return self._add_step("make_tuple", make_tuple, elements, obj, {}, has_output=True).output
+        return self._new_input(obj)
+
+    def _traceable(self, obj) -> bool:
+        """Whether ``obj`` is, or is a tuple holding, a recorded value (so its provenance is worth a step)."""
+        if not has_identity(obj):
+            return False
+        known = self._bound.get(id(obj))
+        if known is not None and known[0] is obj:
+            return True
+        if type(obj) is tuple:
+            part = self._parts.get(id(obj))
+            return (part is not None and part[0] is obj) or any(self._traceable(x) for x in obj)
+        return False
+
+    def _argument(self, obj) -> str:
+        return self._resolve(obj) if has_identity(obj) else self._new_input(obj)
+
+    def _inputs(self, named: dict) -> dict:
+        """Argument name -> value node, for the arguments a step is called with (``None`` is no argument)."""
+        return {name: self._argument(val) for name, val in named.items() if val is not None}
+
+    # --- steps ---------------------------------------------------------------------------------------
     def add_step(self, rule: str, inputs: dict, output, details: dict | None = None) -> Step:
         """Record a step that did not run through a traced operation (e.g. a proof or a table).
 
-        ``inputs`` maps argument names to values (they become value nodes);
-        ``output`` is the value produced, or ``None`` for a step that only
-        records ``details`` (JSON-friendly data a report reads).
+        ``inputs`` maps argument names to values (they become value nodes, or
+        link to the steps that produced them); ``output`` is the value
+        produced, or ``None`` for a step that only records ``details``
+        (JSON-friendly data a report reads).
         """
-        return self._add_step(rule, None, (), inputs, output, details or {})
+        return self._add_step(rule, None, self._inputs(dict(inputs)), output, details or {},
+                              has_output=output is not None)
 
-    def _add_step(self, rule, fn, args, kwargs, out, details, error=None, children=None) -> Step:
-        named = _bind(fn, args, kwargs)
-        node = f"s{next(self._ids)}"
-        depth = len(self._stack)
-        inputs = {}
-        for name, val in named.items():
-            if val is None:
-                continue
-            inputs[name] = self.value(val)
-        # a recipe's own step (fn is None) may produce no value (a table of facts)
-        out_node = self.value(out) if error is None and not (fn is None and out is None) else None
-        self.graph.add_node(node, role="step", rule=rule, depth=depth, details=details,
-                            error=error, order=int(node[1:]), parent=None)
+    def _add_step(self, rule, fn, inputs: dict, out, details, error=None, children=None,
+                  has_output=False, started: int | None = None) -> Step:
+        n = self._number()
+        node = f"s{n}"
+        self.graph.add_node(node, role="step", rule=rule, depth=len(self._stack), details=details, error=error,
+                            order=n, parent=None, structural=rule in STRUCTURAL, fn=fn,
+                            **citation_of(rule_for(rule)))
+        by_node: dict = {}
         for name, v in inputs.items():
-            self.graph.add_edge(v, node, arg=name)
-        if out_node is not None:
+            by_node.setdefault(v, []).append(name)
+        for v, names in by_node.items():
+            self.graph.add_edge(v, node, arg=",".join(names))
+        if has_output and error is None:
+            out_node = f"{node}.0"
+            self._value_node(out_node, out, n, origin="step", producer=node, index=0)
             self.graph.add_edge(node, out_node, arg="result")
+            self._bind_object(out, out_node, since=started)
+            self._last_output = (out, out_node)
         # steps that ran inside this one finished first; now they learn their parent
         for child in children or ():
             self.graph.nodes[child]["parent"] = node
@@ -158,28 +280,38 @@ class Derivation:
     # --- reading ---------------------------------------------------------------------------------
     def step(self, node: str) -> Step:
         data = self.graph.nodes[node]
-        inputs = {self.graph.edges[u, node]["arg"]: u for u in self.graph.predecessors(node)}
+        inputs = {}
+        for u in self.graph.predecessors(node):
+            for name in self.graph.edges[u, node]["arg"].split(","):
+                inputs[name] = u
         outs = list(self.graph.successors(node))
         return Step(node, data["rule"], inputs, outs[0] if outs else None, data["details"],
                     data.get("parent"), data["depth"], data.get("error"))
 
-    def steps(self, top_level_only: bool = False) -> list[Step]:
-        """Steps in the order they finished (top-level steps only, if asked)."""
-        nodes = [n for n, d in self.graph.nodes(data=True)
-                 if d.get("role") == "step" and (not top_level_only or d["depth"] == 0)]
+    def _step_nodes(self, structural: bool, rule: str | None = None) -> list:
+        nodes = [n for n, d in self.graph.nodes(data=True) if d.get("role") == "step"
+                 and (structural or rule is not None or not d.get("structural"))
+                 and (rule is None or d["rule"] == rule)]
         nodes.sort(key=lambda n: self.graph.nodes[n]["order"])
-        return [self.step(n) for n in nodes]
+        return nodes
+
+    def steps(self, top_level_only: bool = False, structural: bool = False) -> list[Step]:
+        """Steps in the order they finished (top-level steps only, if asked).
+
+        Structural steps (``make_layout``, ``shape``, ``get``, ``make_tuple``:
+        recorded so that every value has a producer) are left out unless
+        ``structural``; reports walk the operations.
+        """
+        return [self.step(n) for n in self._step_nodes(structural)
+                if not top_level_only or self.graph.nodes[n]["depth"] == 0]
 
     def last(self, rule: str) -> Step | None:
         """The step of ``rule`` that finished last (``None`` if there is none)."""
-        best = None
-        for n, d in self.graph.nodes(data=True):
-            if d.get("role") == "step" and d["rule"] == rule and (best is None or d["order"] > best[1]):
-                best = (n, d["order"])
-        return None if best is None else self.step(best[0])
+        nodes = self._step_nodes(True, rule)
+        return self.step(nodes[-1]) if nodes else None
 
-    def children(self, step: Step) -> list[Step]:
-        return [s for s in self.steps() if s.parent == step.node]
+    def children(self, step: Step, structural: bool = False) -> list[Step]:
+        return [s for s in self.steps(structural=structural) if s.parent == step.node]
 
     def obj(self, node: str):
         return self.graph.nodes[node].get("obj")
@@ -188,86 +320,58 @@ class Derivation:
         return self.graph.nodes[node]["text"]
 
     def find(self, rule: str) -> list[Step]:
-        return [s for s in self.steps() if s.rule == rule]
+        return [self.step(n) for n in self._step_nodes(True, rule)]
 
     def rule(self, step: Step):
         return rule_for(step.rule)
 
-    # --- export ------------------------------------------------------------------------------------
+    def replay(self) -> dict:
+        """Re-evaluate every step from its input values (``trace.recheck.replay``): counts, and what could not be."""
+        from .recheck import replay
+        return replay(self)
+
+    # --- export (trace.export: networkx's own writers) ----------------------------------------------
     def to_json(self) -> str:
-        """Node-link JSON (networkx's format); values are kept as their CuTe text and kind."""
-        g = self.graph.copy()
-        for _, data in g.nodes(data=True):
-            data.pop("obj", None)
-            if "details" in data:
-                data["details"] = _jsonable(data["details"])
-        payload = {"symcute": "derivation", "version": 1, "title": self.title,
-                   "config": _jsonable(self.config), "graph": node_link_data(g)}
-        return json.dumps(payload, sort_keys=True, indent=1)
+        """Node-link JSON (``networkx.node_link_graph(json.loads(text), edges="edges")`` reads it as written)."""
+        from .export import to_json
+        return to_json(self)
+
+    def to_graphml(self, path=None) -> str:
+        """GraphML (networkx's ``write_graphml``); written to ``path`` too when given."""
+        from .export import to_graphml
+        return to_graphml(self, path)
+
+    def to_gexf(self, path=None) -> str:
+        """GEXF (networkx's ``write_gexf``); written to ``path`` too when given."""
+        from .export import to_gexf
+        return to_gexf(self, path)
+
+    def to_dot(self, path=None) -> str:
+        """Graphviz DOT (networkx's ``to_pydot``; needs the optional package pydot)."""
+        from .export import to_dot
+        return to_dot(self, path)
 
     @classmethod
     def from_json(cls, text: str, source: str = "derivation JSON") -> "Derivation":
-        """Rebuild a derivation from :meth:`to_json`, validated and re-checked.
+        """Rebuild a derivation from :meth:`to_json`, validated and re-checked (``trace.export.read_json``).
 
         The text is read within ``symcute.jsonread``'s limits and validated
-        against ``trace.schema.DERIVATION_SCHEMA``; values are read back with
-        CuTe-notation readers (never the expression language); then
-        ``trace.recheck`` re-evaluates every step it can with core and the
-        prover and refuses a document whose values or verdicts disagree
-        (``rechecked`` says what was re-checked and what could not be).
+        against ``trace.schema.DERIVATION_SCHEMA`` and the graph's own rules
+        (acyclic, one producer per value, citations as the rule catalog has
+        them); values are read back with CuTe-notation readers (never the
+        expression language); then ``trace.recheck`` re-evaluates every step it
+        can with core and the prover and refuses a document whose values or
+        verdicts disagree (``rechecked`` says what was re-checked and what could not be).
         @post every value node of a recomputable step equals core's value of its inputs
         """
-        from ..core import budget
-        # reading values and re-checking steps runs what an untrusted document asks for: metered
-        with budget.limited():
-            try:
-                return cls._from_json(text, source)
-            except ValueError as e:  # str() of a value past Python's digit limit, while re-checking
-                raise SymcuteError(f"{source}: a value of the document cannot be printed ({e})") from None
+        from .export import read_json
+        return read_json(cls, text, source)
 
     @classmethod
-    def _from_json(cls, text: str, source: str) -> "Derivation":
-        from .. import jsonread
-        from .schema import DERIVATION_SCHEMA
-        payload = jsonread.read(text, DERIVATION_SCHEMA, source)
-        config, graph = payload.get("config", {}), payload["graph"]
-        d = cls(payload.get("title", ""))
-        d.config = dict(config)   # not **config: a key "title" or "self" is data, not an argument
-        ids = [n["id"] for n in graph["nodes"]]
-        if len(set(ids)) != len(ids):
-            raise SymcuteError(f"{source}: node ids are not unique")
-        known = set(ids)
-        for k, e in enumerate(graph["edges"]):
-            for end in ("source", "target"):
-                if e[end] not in known:
-                    raise SymcuteError(f"{source}: at $.graph.edges[{k}].{end}: {e[end]!r} is no node of the graph")
-        try:
-            d.graph = node_link_graph(graph)
-        except (KeyError, TypeError, ValueError) as e:
-            raise SymcuteError(f"{source}: malformed graph: {e}") from None
-        for k, node in enumerate(graph["nodes"]):
-            data = d.graph.nodes[node["id"]]
-            if data["role"] == "value":
-                try:
-                    data["obj"] = from_description(data["kind"], data["text"])
-                except SymcuteError as e:
-                    raise SymcuteError(f"{source}: at $.graph.nodes[{k}].text: {e}") from None
-        d._ids = itertools.count(1 + max((int(n[1:]) for n in ids), default=-1))
-        d.imported = True  # read from a file: a report that cannot read it says so (report.markdown)
-        from .recheck import recheck
-        d.rechecked = recheck(d, source)
-        return d
-
-    def to_graphml(self, path) -> None:
-        """GraphML for graph tools (every attribute as text)."""
-        import networkx as nx
-        g = nx.DiGraph()
-        for n, data in self.graph.nodes(data=True):
-            g.add_node(n, **{k: json.dumps(_jsonable(v)) if not isinstance(v, str) else v
-                             for k, v in data.items() if k != "obj" and v is not None})
-        for u, v, data in self.graph.edges(data=True):
-            g.add_edge(u, v, **data)
-        nx.write_graphml(g, path)
+    def from_graphml(cls, text, source: str = "derivation GraphML") -> "Derivation":
+        """Rebuild a derivation from :meth:`to_graphml` (text, bytes or a path), with :meth:`from_json`'s checks."""
+        from .export import read_graphml
+        return read_graphml(cls, text, source)
 
 
 class _Paused:
@@ -315,6 +419,8 @@ def _jsonable(x):
         return {str(k): _jsonable(v) for k, v in x.items()}
     if isinstance(x, (list, tuple)):
         return [_jsonable(v) for v in x]
-    if x is None or isinstance(x, (bool, int, float, str)):
+    if x is None or isinstance(x, (bool, int, str)):
         return x
+    if isinstance(x, float):
+        return x if x == x and x not in (float("inf"), float("-inf")) else str(x)
     return str(x)

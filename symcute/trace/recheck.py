@@ -39,9 +39,14 @@ def _core_value(x) -> bool:
         isinstance(x, int) and not isinstance(x, bool))
 
 
-def operation(rule: str):
-    """The traced public core function recorded under ``rule``, or ``None``."""
+def operation(rule: str, inputs=()):
+    """The traced public core function recorded under ``rule`` (with these argument names), or ``None``."""
     from .. import core
+    from .derivation import make_tuple
+    if rule == "make_tuple":
+        return make_tuple
+    if rule == "get" and "self" in inputs:   # L[i], Layout.__getitem__
+        return Layout.__getitem__
     fn = getattr(core, rule, None)
     if fn is None:
         fn = getattr(Layout, rule, None)
@@ -74,59 +79,90 @@ def _call_args(fn, inputs: dict):
 
 def recheck(d, source: str = "derivation JSON") -> dict:
     """Re-check the imported derivation ``d`` in place; the counts and the list of what was not re-checked."""
+    report = {"values": 0, "formulas": 0, "verdicts": 0, "not_rechecked": []}
+    for step in d.steps(structural=True):
+        inputs = {name: d.graph.nodes[node].get("obj") for name, node in step.inputs.items()}
+        fn = operation(step.rule, inputs)
+        if fn is not None and not all(_core_value(v) for v in inputs.values()):
+            report["not_rechecked"].append((step.node, step.rule, "inputs that are not core values"))
+            continue
+        kind = check_step(d, step, fn, inputs, f"{source}: step {step.node} ({step.rule})")
+        if kind in report:
+            report[kind] += 1
+        else:
+            report["not_rechecked"].append((step.node, step.rule, kind))
+    return report
+
+
+def replay(d) -> dict:
+    """Re-evaluate every step of an in-memory derivation from its input values (a SymcuteError on a mismatch).
+
+    A step recorded from a traced operation runs that operation again (unrecorded)
+    on its input nodes' values and must give its output node's value (or fail
+    with the same error); recipe steps are checked as :func:`recheck` checks
+    them (formulas, evaluations, prover verdicts).  Returns the counts and
+    ``not_replayed``: ``(node, rule, why)`` for what has no re-evaluation
+    (tables of facts, which produce no value).
+    """
+    report = {"values": 0, "formulas": 0, "verdicts": 0, "not_replayed": []}
+    for step in d.steps(structural=True):
+        inputs = {name: d.graph.nodes[node].get("obj") for name, node in step.inputs.items()}
+        kind = check_step(d, step, d.graph.nodes[step.node].get("fn"), inputs,
+                          f"{d.title or 'derivation'}: step {step.node} ({step.rule})")
+        if kind in report:
+            report[kind] += 1
+        else:
+            report["not_replayed"].append((step.node, step.rule, kind))
+    return report
+
+
+def check_step(d, step, fn, inputs: dict, where: str) -> str:
+    """Check one step against its inputs: "values", "formulas", "verdicts", or why it could not be checked."""
     from .derivation import Derivation
     from .. import jsonread
-    report = {"values": 0, "formulas": 0, "verdicts": 0, "not_rechecked": []}
-    for step in d.steps():
-        g = d.graph
-        inputs = {name: g.nodes[node].get("obj") for name, node in step.inputs.items()}
-        stored_out = g.nodes[step.output]["text"] if step.output else None
-        fn = operation(step.rule)
-        where = f"{source}: step {step.node} ({step.rule})"
-        if fn is not None and all(_core_value(v) for v in inputs.values()):
-            call = _call_args(fn, inputs)
-            if call is None:
-                report["not_rechecked"].append((step.node, step.rule, "its argument names fit no call"))
-                continue
-            scratch = Derivation("recheck")
-            try:
-                with scratch:
-                    out, error = fn(*call[0], **call[1]), None
-            except SymcuteError as e:
-                out, error = None, str(e)
-            if (error is None) != (step.error is None):
-                said = "fails" if step.error is not None else "gives " + str(stored_out)
-                got = f"fails ({error})" if error is not None else "gives " + describe(out)["text"]
-                raise SymcuteError(f"{where}: the document says it {said}, but core {got} on its inputs")
-            if error is None:
-                text = describe(out)["text"]
-                if step.output is None or text != stored_out:
-                    raise SymcuteError(f"{where}: core gives {text} on its inputs, the document says {stored_out}")
-                top = [s for s in scratch.steps(top_level_only=True) if s.rule == step.rule]
-                if top and _json(top[-1].details) != _json(step.details):
-                    raise SymcuteError(f"{where}: its recorded intermediates differ from core's")
-            report["values"] += 1
-        elif step.rule == "formula" and step.output is not None:
-            _check_formula(d, step, inputs, where)
-            report["formulas"] += 1
-        elif step.rule == "evaluate" and isinstance(inputs.get("layout"), Layout) and step.output is not None:
-            # a composite G(F(x)) records G's step with x as "at" and F(x) as "inner"
-            at = _tuples(step.details["inner"] if "inner" in step.details else step.details.get("at"))
-            value = g.nodes[step.output].get("obj")
-            got = inputs["layout"](at)
-            if got != value or step.details.get("value", value) != value:
-                raise SymcuteError(f"{where}: {inputs['layout']} at {at} is {got}, "
-                                   f"the document says {step.details.get('value', value)}")
-            report["values"] += 1
-        elif (step.rule.startswith("prove_") or step.rule in _PREDICATES) and step.output is not None:
-            if _reprove(d, step, inputs, where, jsonread):
-                report["verdicts"] += 1
-            else:
-                report["not_rechecked"].append((step.node, step.rule, "the claim cannot be rebuilt from the graph"))
-        else:
-            why = "inputs that are not core values" if fn is not None else "no core operation recomputes it"
-            report["not_rechecked"].append((step.node, step.rule, why))
-    return report
+    g = d.graph
+    stored_out = g.nodes[step.output]["text"] if step.output else None
+    if fn is not None:
+        call = _call_args(fn, inputs)
+        if call is None:
+            return "its argument names fit no call"
+        scratch = Derivation("recheck")
+        try:
+            with scratch:
+                out, error = fn(*call[0], **call[1]), None
+        except SymcuteError as e:
+            out, error = None, str(e)
+        if (error is None) != (step.error is None):
+            said = "fails" if step.error is not None else "gives " + str(stored_out)
+            got = f"fails ({error})" if error is not None else "gives " + describe(out)["text"]
+            raise SymcuteError(f"{where}: the document says it {said}, but core {got} on its inputs")
+        if error is None:
+            text = describe(out)["text"]
+            if step.output is None or text != stored_out:
+                raise SymcuteError(f"{where}: core gives {text} on its inputs, the document says {stored_out}")
+            top = [s for s in scratch.steps(top_level_only=True, structural=True) if s.rule == step.rule]
+            if top and _json(top[-1].details) != _json(step.details):
+                raise SymcuteError(f"{where}: its recorded intermediates differ from core's")
+        return "values"
+    if step.rule == "formula" and step.output is not None:
+        _check_formula(d, step, inputs, where)
+        return "formulas"
+    if step.rule == "evaluate" and isinstance(inputs.get("layout"), Layout) and step.output is not None:
+        # a composite G(F(x)) records G's step with x as "at" and F(x) as "inner"
+        at = _tuples(step.details["inner"] if "inner" in step.details else step.details.get("at"))
+        value = g.nodes[step.output].get("obj")
+        got = inputs["layout"](at)
+        if got != value or step.details.get("value", value) != value:
+            raise SymcuteError(f"{where}: {inputs['layout']} at {at} is {got}, "
+                               f"the document says {step.details.get('value', value)}")
+        return "values"
+    if (step.rule.startswith("prove_") or step.rule in _PREDICATES) and step.output is not None:
+        if _reprove(d, step, inputs, where, jsonread):
+            return "verdicts"
+        return "the claim cannot be rebuilt from the graph"
+    if step.output is None and step.error is None:
+        return "a table of facts: it produces no value"
+    return "no core operation recomputes it"
 
 
 _PREDICATES = ("is_injective", "is_surjective", "is_bijective")

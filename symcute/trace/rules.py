@@ -222,6 +222,56 @@ RULES.update({r.id: r for r in [
 ]})
 
 
+# Construction and access (CuTe's make_layout, shape, get<I>, ...): recorded so that every value a step
+# reads has a producer in the graph; reports walk the other steps (Derivation.steps(structural=False)).
+_TUPLE = "cute/container/tuple.hpp"
+RULES.update({r.id: r for r in [
+    Rule("make_layout", "Make a layout from a shape (compact, column-major), a shape and a stride, or the "
+         "concatenation of layouts.", _L, "make_layout", "shape(result) == shape; stride(result) == stride",
+         "由 shape（和 stride）或若干布局构造布局。"),
+    Rule("make_ordered_layout", "A compact layout whose strides increase in the given mode order.", _L,
+         "make_ordered_layout", "result is compact", "按给定顺序递增 stride 的紧凑布局。"),
+    Rule("make_layout_like", "A compact layout with the layout's shape and stride order (stride-0 modes stay 0).",
+         _L, "make_layout_like", "shape(result) == shape(layout)", "与给定布局同 shape、同 stride 顺序的紧凑布局。"),
+    Rule("make_identity_layout", "shape:basis, mapping each coordinate to itself.", _L, "make_identity_layout",
+         "result(c) == c", "把每个坐标映射到自身的布局。"),
+    Rule("shape", "The shape of a layout (an IntTuple).", _L, "shape / Layout::shape", "the layout's shape",
+         "布局的 shape。"),
+    Rule("stride", "The stride of a layout (an IntTuple).", _L, "stride / Layout::stride", "the layout's stride",
+         "布局的 stride。"),
+    Rule("get", "Mode access: the sub-layout at a mode path.", _L, "get<I...> / layout<I...>",
+         "result(c) == layout(c placed at the mode path)", "按 mode 路径取子布局。"),
+    Rule("select", "The layout made of the chosen modes.", _L, "select<I...>", "mode k of result is mode I_k",
+         "由所选 mode 组成的布局。"),
+    Rule("take", "The modes [B, E) of a layout.", _L, "take<B,E>", "result == select<B..E-1>(layout)",
+         "布局的 mode [B, E)。"),
+    Rule("group", "Gather the modes [B, E) into one mode.", _L, "group<B,E>", "same function, modes regrouped",
+         "把 mode [B, E) 合为一个 mode。"),
+    Rule("append", "Append a mode (append<N> pads with 1:0 up to rank N).", _L, "append", "the first modes unchanged",
+         "追加一个 mode。"),
+    Rule("prepend", "Prepend a mode (prepend<N> pads at the front up to rank N).", _L, "prepend",
+         "the last modes unchanged", "在前面加一个 mode。"),
+    Rule("flatten", "Flatten the nesting of a layout's modes.", _L, "flatten", "same function, one level of modes",
+         "展平 mode 的嵌套。"),
+    Rule("make_tuple", "A tuple of the values above (an argument built from recorded values).", _TUPLE,
+         "make_tuple", "element k of result is argument k", "由前面的值组成的元组。"),
+    Rule("get_slice", "The slice of a TiledMMA for one thread index (a ThrMMA).", _MMA, "TiledMMA::get_slice",
+         "result partitions for thread thr_idx", "TiledMMA 对一个线程的切片（ThrMMA）。"),
+]})
+
+STRUCTURAL = frozenset({"make_layout", "make_ordered_layout", "make_layout_like", "make_identity_layout", "shape",
+                        "stride", "get", "select", "take", "group", "append", "prepend", "flatten", "make_tuple",
+                        "get_slice"})
+
+
+def citation_of(rule: Rule) -> dict:
+    """The citation a step node carries (strings only): file, function, CUTLASS version, origin, one line."""
+    out = {"origin": rule.origin, "source": rule.source, "function": rule.function, "citation": rule.citation()}
+    if rule.origin == "cute":
+        out["cutlass"] = CUTLASS_VERSION
+    return out
+
+
 def rule_for(rule_id: str) -> Rule:
     """The catalog entry of a rule id; an operation without one gets a generic entry."""
     r = RULES.get(rule_id)

@@ -48,7 +48,7 @@ def test_json_is_the_derivation_graph(cli, tmp_path):
     assert code == 0
     d = Derivation.from_json(out)
     assert d.text(d.labelled("G")) == "(8,2,2,2,4,2):(4,256,32,128,1,512)"
-    assert json.loads(out)["config"]["recipe"] == "retile-d"
+    assert json.loads(out)["graph"]["config"]["recipe"] == "retile-d"
     target = tmp_path / "seed.md"
     code, out, _ = cli("derive", "--lang", "zh", "-o", str(target))
     assert code == 0 and out == ""
