@@ -1,4 +1,4 @@
-"""``symcute derive``: record a derivation and print its Markdown proof (or its graph as JSON).
+"""``symcute derive``: record a derivation and print its Markdown proof (or its graph: JSON, GraphML, GEXF, DOT).
 
 ``symcute derive`` alone derives the seed's configuration (retile_D for A of
 SM80_16x8x16_F16F16F16F16_TN tiled 2x2x1 with SM75_U32x2_LDSM_N, and the
@@ -24,13 +24,17 @@ SEED_HELP = ("With no subcommand: the seed's configuration (operand A of SM80_16
              "2,2,1, copy atom SM75_U32x2_LDSM_N, half_t, contrast upcast<512>)")
 
 
+FORMATS = ("md", "json", "graphml", "gexf", "dot")
+
+
 def _output_options(p, top: bool) -> None:
     """--lang, --format, -o on ``derive`` and on each subcommand (given after the subcommand, they win)."""
     kw = {} if top else {"default": argparse.SUPPRESS}
     p.add_argument("--lang", choices=("en", "zh"), help="language of the proof (default en)",
                    **({"default": "en"} if top else kw))
-    p.add_argument("--format", choices=("md", "json"),
-                   help="md: the Markdown proof (default); json: the derivation graph (node-link JSON)",
+    p.add_argument("--format", choices=FORMATS,
+                   help="md: the Markdown proof (default); json: the derivation graph as networkx node-link JSON; "
+                        "graphml, gexf: the graph for graph tools; dot: Graphviz (needs the package pydot)",
                    **({"default": "md"} if top else kw))
     p.add_argument("-o", "--output", metavar="FILE", help="write to FILE (UTF-8) instead of standard output",
                    **({"default": None} if top else kw))
@@ -212,6 +216,8 @@ def run(args) -> int:
     d = derivation_for(args)
     if args.format == "json":
         text = d.to_json() + "\n"
+    elif args.format in ("graphml", "gexf", "dot"):
+        text = getattr(d, f"to_{args.format}")()
     else:
         from ..report import markdown
         text = markdown(d, args.lang)

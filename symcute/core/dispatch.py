@@ -33,8 +33,13 @@ import functools
 from .hook import current, failure
 
 
-def operation(rule: str | None = None, *, on: int = 0):
-    """Make the decorated function (the ``Layout`` overload) a public operation with overloads by type."""
+def operation(rule: str | None = None, *, on: int = 0, leaf: bool = False):
+    """Make the decorated function (the ``Layout`` overload) a public operation with overloads by type.
+
+    ``leaf``: as ``hook.traced``'s (a constructor or accessor leaves a RecursionError to its caller).
+    """
+    caught = ZeroDivisionError if leaf else (RecursionError, ZeroDivisionError)
+
     def deco(default):
         singles: dict = {}
         pairs: dict = {}
@@ -79,7 +84,7 @@ def operation(rule: str | None = None, *, on: int = 0):
                     if rec is None:
                         return choose(args)(*args, **kwargs)
                     return rec.call(rule, dispatch, args, kwargs)
-                except (RecursionError, ZeroDivisionError) as e:
+                except caught as e:
                     raise failure(rule, args, e) from None
             public.rule = rule
 

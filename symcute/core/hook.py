@@ -24,8 +24,15 @@ def recording():
     return current.get()
 
 
-def traced(rule: str):
-    """Mark a public operation as a derivation step with rule id ``rule``."""
+def traced(rule: str, leaf: bool = False):
+    """Mark a public operation as a derivation step with rule id ``rule``.
+
+    ``leaf``: a constructor or accessor (``get``, ``make_layout``) that does not
+    recurse: a RecursionError inside it comes from the operation that recursed
+    into it (``composition`` of a deep tiler calls ``lhs[i]``), which names it.
+    """
+    caught = ZeroDivisionError if leaf else (RecursionError, ZeroDivisionError)
+
     def deco(fn):
         @functools.wraps(fn)
         def wrapper(*args, **kwargs):
@@ -34,7 +41,7 @@ def traced(rule: str):
                 if rec is None:
                     return fn(*args, **kwargs)
                 return rec.call(rule, fn, args, kwargs)
-            except (RecursionError, ZeroDivisionError) as e:
+            except caught as e:
                 raise failure(rule, args, e) from None
         wrapper.rule = rule
         return wrapper

@@ -214,13 +214,13 @@ class Layout:
     def __len__(self) -> int:
         return self.rank
 
-    @traced("get")
+    @traced("get", leaf=True)
     def __getitem__(self, i) -> "Layout":
         """Mode access: ``L[1]`` is CuTe's ``layout<1>(L)``; ``L[1, 0]`` is ``layout<1,0>(L)`` (a ``get`` step)."""
-        return self._mode(i if isinstance(i, tuple) else (i,))
+        return self._mode(i)
 
-    def _mode(self, path: tuple) -> "Layout":
-        i = path if len(path) != 1 else path[0]
+    def _mode(self, i) -> "Layout":
+        path = i if isinstance(i, tuple) else (i,)
         shape, stride = self._shape, self._stride
         for k in path:
             if not hasattr(k, "__index__"):  # what Python's sequences accept as an index (ints, numpy ints)
@@ -357,7 +357,7 @@ def has_underscore(c) -> bool:
 
 # --- construction -------------------------------------------------------------
 
-@operation("make_layout")
+@operation("make_layout", leaf=True)
 def make_layout(*args) -> Layout:
     """CuTe's ``make_layout``: ``(shape)``, ``(shape, stride)``, or concatenation of layouts.
 
@@ -378,14 +378,14 @@ def make_layout(*args) -> Layout:
     raise LayoutError("make_layout takes a shape, a shape and a stride, or layouts")
 
 
-@traced("make_ordered_layout")
+@traced("make_ordered_layout", leaf=True)
 def make_ordered_layout(shape: IntTuple, order: IntTuple) -> Layout:
     """Compact layout of ``shape`` whose strides increase in the order ``order``."""
     shape = _normalize(shape, "shape")
     return Layout(shape, it.compact_order(shape, _normalize(order, "order")))
 
 
-@traced("make_layout_like")
+@traced("make_layout_like", leaf=True)
 def make_layout_like(layout: Layout) -> Layout:
     """Compact layout with ``layout``'s shape and stride order; stride-0 modes stay 0.
 
@@ -401,7 +401,7 @@ def make_layout_like(layout: Layout) -> Layout:
     return Layout(shape, it.compact_order(filtered, stride))
 
 
-@traced("make_identity_layout")
+@traced("make_identity_layout", leaf=True)
 def make_identity_layout(shape: IntTuple) -> Layout:
     """``shape:basis`` mapping each coordinate to itself (CuTe's ``make_identity_layout``)."""
     shape = _normalize(shape, "shape")
@@ -457,17 +457,17 @@ def depth(x) -> int:
     return x.depth if isinstance(x, Layout) else it.depth(x)
 
 
-@operation("shape")
+@operation("shape", leaf=True)
 def shape(x):
     return x.shape if isinstance(x, Layout) else x
 
 
-@traced("stride")
+@traced("stride", leaf=True)
 def stride(x):
     return x.stride
 
 
-@operation("flatten")
+@operation("flatten", leaf=True)
 def flatten(x):
     if isinstance(x, Layout):
         shape = it.flatten(x._shape)
@@ -475,14 +475,14 @@ def flatten(x):
     return it.flatten(x)
 
 
-@operation("append")
+@operation("append", leaf=True)
 def append(layout: Layout, x: Layout | None = None, n: int | None = None) -> Layout:
     """CuTe's ``append`` (``append<N>`` pads with ``x``, default ``1:0``, up to rank ``n``)."""
     x = x if x is not None else Layout(1, 0)
     return Layout._make(_append(layout.shape, x.shape, n), _append(layout.stride, x.stride, n))
 
 
-@traced("prepend")
+@traced("prepend", leaf=True)
 def prepend(layout: Layout, x: Layout | None = None, n: int | None = None) -> Layout:
     """CuTe's ``prepend`` (``prepend<N>`` pads at the front up to rank ``n``)."""
     x = x if x is not None else Layout(1, 0)
@@ -517,7 +517,7 @@ def _prepend(t, x, n):
     return (x,) * (n - len(t)) + t
 
 
-@operation("group")
+@operation("group", leaf=True)
 def group(layout: Layout, b: int, e: int) -> Layout:
     """CuTe's ``group<B,E>``: gather modes ``[b, e)`` into one mode."""
     def g(t):
@@ -528,7 +528,7 @@ def group(layout: Layout, b: int, e: int) -> Layout:
     return Layout._make(g(layout.shape), g(layout.stride))
 
 
-@traced("select")
+@traced("select", leaf=True)
 def select(layout: Layout, *modes: int) -> Layout:
     """CuTe's ``select<I...>``: the layout made of the chosen modes."""
     for m in modes:
@@ -539,7 +539,7 @@ def select(layout: Layout, *modes: int) -> Layout:
     return Layout._make(tuple(sh[m] for m in modes), tuple(st[m] for m in modes))
 
 
-@operation("take")
+@operation("take", leaf=True)
 def take(layout: Layout, b: int, e: int) -> Layout:
     """CuTe's ``take<B,E>``: modes ``[b, e)``."""
     if not (b < e and 0 <= b and e <= layout.rank):
@@ -547,7 +547,7 @@ def take(layout: Layout, b: int, e: int) -> Layout:
     return select(layout, *range(b, e))
 
 
-@traced("get")
+@traced("get", leaf=True)
 def get(layout: Layout, *path: int) -> Layout:
     """CuTe's ``get<I...>(layout)`` (``layout<I...>``): the mode at ``path``."""
     if not path:

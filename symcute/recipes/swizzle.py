@@ -53,7 +53,7 @@ def derive_swizzle(layout="Sw<3,4,3> o 0 o (8,64):(64,1)", names=None, element_b
               bits=[list(r) for r in f.table().rows], bit_names=[b.name for b in f.bits.inputs], plain_bits=[list(r) for r in bit_layout(plain).table().rows])
     for term, label in ((f, "L"), (plain, "L_plain")):
         p = sym.is_bijective(term)
-        add_proof(d, "is_bijective", p, {}, [str(term.layout)], "bijective", term.size(), term.size())
+        add_proof(d, "is_bijective", p, {"L": term.layout}, [str(term.layout)], "bijective", term.size(), term.size())
     add_table(d, "swizzle_banks", element_bits=element_bits, column=column,
               swizzled=_banks(L, names, element_bits, column), plain=_banks(L.inner, names, element_bits, column))
     return d

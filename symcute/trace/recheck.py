@@ -197,7 +197,7 @@ def _term(d, node):
     kind = d.graph.nodes[node].get("kind")
     if kind == "Formula":
         return Formula.from_json(obj if isinstance(obj, dict) else d.graph.nodes[node]["text"])
-    return obj if isinstance(obj, Layout) else None
+    return obj if isinstance(obj, (Layout, ComposedLayout)) else None
 
 
 def _reprove(d, step, inputs, where, jsonread) -> bool:

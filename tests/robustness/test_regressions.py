@@ -183,12 +183,12 @@ def test_formula_json_with_a_number_that_is_not_an_integer(bad):
 
 
 def test_derivation_json_with_a_node_id_of_unicode_digits():
-    text = json.dumps({"symcute": "derivation", "config": {}, "graph": {
-        "directed": True, "multigraph": False, "graph": {},
-        "nodes": [{"id": "n\u00b2", "role": "value", "kind": "int", "text": "3"}], "edges": []}})
+    text = json.dumps({"directed": True, "multigraph": False, "graph": {"symcute": "derivation", "version": 2},
+                       "nodes": [{"id": "in\u00b2", "role": "value", "kind": "int", "text": "3", "origin": "input",
+                                  "order": 0}], "edges": []})
     from symcute.trace import Derivation
     kind, e = outcome("regression", Derivation.from_json, text)
-    assert kind == "error" and "$.graph.nodes[0].id" in str(e) and "a node id" in str(e), e
+    assert kind == "error" and "$.nodes[0].id" in str(e) and "a value id" in str(e), e
 
 
 def test_an_alarm_swallowed_by_python_still_fails_the_input():
