@@ -105,18 +105,19 @@ def test_regenerate_proofs_option_writes_the_documents(cli, tmp_path, monkeypatc
     assert (tmp_path / "p" / "seed.zh.md").read_text(encoding="utf-8") == markdown(derive_retile(**SEED), "zh")
 
 
-def test_graph_formats(capsysbinary, monkeypatch):
-    code, out, err = run(capsysbinary, "derive", "expr", "right_inverse((4,8):(8,1))", "--format", "graphml")
+def test_graph_formats(cli, monkeypatch):
+    code, out, err = cli("derive", "expr", "right_inverse((4,8):(8,1))", "--format", "graphml")
     assert code == 0 and err == "" and out.startswith("<graphml")
     d = Derivation.from_graphml(out)
     assert d.text(d.labelled("result")) == "(8,4):(4,1)"
-    code, out, _ = run(capsysbinary, "derive", "expr", "right_inverse((4,8):(8,1))", "--format", "gexf")
+    code, out, _ = cli("derive", "expr", "right_inverse((4,8):(8,1))", "--format", "gexf")
     assert code == 0 and "<gexf" in out
+    import sys
     monkeypatch.setitem(sys.modules, "pydot", None)     # DOT needs pydot: without it, one line and exit 2
-    code, out, err = run(capsysbinary, "derive", "--format", "dot")
+    code, out, err = cli("derive", "--format", "dot")
     assert code == 2 and out == "" and err.count("\n") == 1 and "pydot" in err
 
 
 def test_an_unknown_format_is_one_line_and_exit_2():
-    proc = subprocess.run([sys.executable, "-m", "symcute", "derive", "--format", "xml"], capture_output=True, text=True)
-    assert proc.returncode == 2 and proc.stdout == "" and proc.stderr.count("\n") == 1 and "graphml" in proc.stderr
+    code, out, err = run_cli_process("derive", "--format", "xml")
+    assert code == 2 and out == "" and err.count("\n") == 1 and "graphml" in err

@@ -35,7 +35,7 @@ def test_console_examples(doc, cmd, expected, cli, tmp_path, monkeypatch):
         pos += 1
     for arg, value in zip(argv, argv[1:]):
         if arg in ("-o", "--output"):
-            assert (tmp_path / value).read_text(encoding="utf-8").startswith(("# ", "{"))
+            assert (tmp_path / value).read_text(encoding="utf-8").startswith(("# ", "{", "<graphml"))
 
 
 def test_tutorial_python_blocks_run_in_order(tmp_path, monkeypatch, capsys):
