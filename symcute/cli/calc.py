@@ -109,6 +109,8 @@ def _evaluate_and_check(text: str, lets: dict, parametric: bool):
         return evaluate(text, lets), None
     from ..symbolic.contracts import evaluate_checked
     value, proof = evaluate_checked(lambda: evaluate(text, lets))
+    if (proof is None or not proof.refuted) and getattr(value, "breaks_contract", False):
+        proof = value.contract   # a Formula result (sym.composition) carries its own contract check
     return value, (proof if proof is not None and proof.refuted else None)
 
 

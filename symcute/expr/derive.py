@@ -101,7 +101,7 @@ def _explain_step(d: Derivation, step, k: int, known: dict) -> None:
                 f = sym.formula(out, d.obj(step.inputs["self"]).layout_TV_names(step.rule[10]))
             elif step.rule in _SYM_OPS:
                 fn_name, params = _SYM_OPS[step.rule]
-                fn = getattr(sym, fn_name, None) or getattr(sym.ops, fn_name)
+                fn = getattr(sym.ops, fn_name, None) or getattr(sym, fn_name)   # the contract is its own step
                 call = [args[p] for p in params if p in args]
                 f = fn(*call)
             elif step.rule == "with_shape":
@@ -114,6 +114,46 @@ def _explain_step(d: Derivation, step, k: int, known: dict) -> None:
     known[step.output] = f
     add_formula(d, out, f, d.graph.nodes[step.output]["label"], step=k, rule=step.rule)
     _step_check(d, step, k, args, f)
+    _contract_check(d, step, k)
+
+
+# the contracts _step_check already proves as they are (the same claim, by the same prover)
+_PROVED_BY_STEP_CHECK = ("right_inverse", "coalesce")
+
+
+def _contract_check(d: Derivation, step, k: int) -> None:
+    """The step's CuTe contract (symcute.symbolic.contracts), bounded as calc's quick check; no step when the
+    check has nothing to say (no contract, an argument form it does not take, past its time bound)."""
+    from .. import core
+    from ..core.layout import Layout as _Layout
+    from ..symbolic.contracts import CONTRACT_OPS, evaluate_checked
+    rule = step.rule
+    if rule not in CONTRACT_OPS or rule in _PROVED_BY_STEP_CHECK or step.output is None:
+        return
+    values = [d.obj(node) for node in step.inputs.values()]
+    if rule == "composition" and all(isinstance(v, _Layout) for v in values):
+        return   # _step_check proves result(c) == lhs(rhs(c)): composition's contract itself
+    fn = getattr(core, rule, None)
+    if fn is None:
+        return
+    with d.paused():
+        try:
+            value, p = evaluate_checked(lambda: fn(*values))
+        except SymcuteError:
+            return
+    if p is None or value != d.obj(step.output):
+        return
+    label = d.graph.nodes[step.output]["label"]
+    add_proof(d, "prove_contract", p, {"result": d.obj(step.output)}, [label, rule], "contract",
+              _size_or_none(value))
+    d.graph.nodes[last_node(d)]["details"]["step"] = k
+
+
+def _size_or_none(v):
+    try:
+        return v.size()
+    except (AttributeError, TypeError, SymcuteError):
+        return None
 
 
 def _has_formula(x) -> bool:

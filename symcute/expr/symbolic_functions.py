@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..core.layout import Layout
 from ..errors import SymcuteError
-from ..symbolic import ops
+from ..symbolic import checked, ops
 from ..symbolic import prover
 from ..symbolic.formula import Formula, formula
 from ..symbolic.names import check_name
@@ -44,7 +44,7 @@ def _with_shape(f, shape, names=None):
 _OPS = {
     "right_inverse": ops.right_inverse, "left_inverse": ops.left_inverse, "coalesce": ops.coalesce,
     "complement": ops.complement, "upcast": ops.upcast, "downcast": ops.downcast,
-    "composition": ops.composition, "logical_divide": ops.logical_divide, "zipped_divide": ops.zipped_divide,
+    "composition": checked.composition, "logical_divide": ops.logical_divide, "zipped_divide": ops.zipped_divide,
     "logical_product": ops.logical_product,
 }
 
@@ -65,7 +65,7 @@ for _name, _sym in _OPS.items():
 register_function("formula", _formula, identifiers=True)
 register_function("with_shape", _with_shape, identifiers=True)
 register_method(Formula, "with_shape", lambda f, *shape: ops.with_shape(f, *shape))
-register_method(Formula, "compose", lambda f, *o: ops.composition(f, o[0] if len(o) == 1 else tuple(o)))
+register_method(Formula, "compose", lambda f, *o: checked.composition(f, o[0] if len(o) == 1 else tuple(o)))
 
 # the prover: calc prints the Proof (statement, verdict, certificate)
 for _name in ("prove", "prove_right_inverse", "prove_left_inverse", "is_injective", "is_surjective",

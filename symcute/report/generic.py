@@ -51,7 +51,7 @@ def render(view, t) -> str:
 
 
 _PROOF_RULES = ("prove_right_inverse", "prove_left_inverse", "prove_equal", "is_injective", "is_surjective",
-                "is_bijective")
+                "is_bijective", "prove_contract")
 
 
 def _call(view, step) -> str:

@@ -17,8 +17,9 @@ from .formula import Formula, SubAxis, formula
 from .linear import Compose
 from .linear_layout import LinearLayout, from_linear_layout, to_linear_layout
 from .names import parse_names
+from .checked import composition  # CuTe's composition, named, marked with its contract check
 from .ops import (
-    coalesce, complement, composition, downcast, left_inverse, logical_divide, logical_product, make_layout,
+    coalesce, complement, downcast, left_inverse, logical_divide, logical_product, make_layout,
     right_inverse, upcast, with_shape, zipped_divide,
 )
 from .proof import Certificate, Proof

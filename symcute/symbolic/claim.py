@@ -299,6 +299,13 @@ def _decide(claim: Claim, limit) -> Proof:
                                     f"which contains [0, {n})")
         return prover.is_injective(L, limit)
     if k == "surjective":
+        if n is not None:   # a value the whole domain never takes is not taken on a part of it either
+            with exact.time_budget(CHEAP_Z3_MS, CHEAP_ISL_SECONDS):
+                p = prover.is_surjective(whole, o("onto"), limit=0)
+            if p.refuted and "missing value" in (p.counterexample or {}):
+                return Proof(f"{term_text(L)} maps [0, {n}) onto a superset of [0, {o('onto')})", "refuted",
+                             p.method, p.certificate, p.counterexample,
+                             reason=f"{p.reason} on the whole domain [0, {size_of(whole)}), which contains [0, {n})")
         return prover.is_surjective(L, o("onto"), limit)
     if k == "bijective":
         out = _outside(L, o("onto") or size_of(L))

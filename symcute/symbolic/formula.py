@@ -60,7 +60,7 @@ class Formula:
     arithmetic when it has one (``upcast``'s per-mode ``ceil_div``).
     """
 
-    __slots__ = ("layout", "axes", "aliases", "steps", "op", "_leaf_labels", "_cache")
+    __slots__ = ("layout", "axes", "aliases", "steps", "op", "_leaf_labels", "_cache", "contract", "true_form")
 
     def __init__(self, layout: Layout, leaf_digits: Sequence[Sequence[tuple]], leaf_labels: Sequence[str] | None = None,
                  aliases: dict | None = None, steps: Table | None = None, op: str | None = None):
@@ -113,6 +113,28 @@ class Formula:
         object.__setattr__(self, "op", op)
         object.__setattr__(self, "_leaf_labels", tuple(labels))
         object.__setattr__(self, "_cache", {})
+        object.__setattr__(self, "contract", None)     # see checked()
+        object.__setattr__(self, "true_form", None)
+
+    def checked(self, contract, true_form=None) -> "Formula":
+        """This formula marked with the check of its operation's contract (:mod:`symcute.symbolic.contracts`).
+
+        ``contract``: the Proof that CuTe's value meets the operation's postcondition; ``true_form``: when it
+        does not, the true function as a SymPy closed form (composition: ``A(B(c))`` with floor and mod).
+        The values are CuTe's either way.
+        """
+        g = object.__new__(Formula)
+        for name in Formula.__slots__:
+            object.__setattr__(g, name, getattr(self, name))
+        object.__setattr__(g, "_cache", {})
+        object.__setattr__(g, "contract", contract)
+        object.__setattr__(g, "true_form", true_form)
+        return g
+
+    @property
+    def breaks_contract(self) -> bool:
+        """CuTe's value (this formula's layout) was checked and breaks its operation's contract."""
+        return self.contract is not None and self.contract.refuted
 
     def __setattr__(self, name, value):
         raise AttributeError("Formula is immutable")
@@ -206,7 +228,13 @@ class Formula:
         return linear_text(self.terms(zeros=True))
 
     def __repr__(self) -> str:
-        return f"Formula({str(self.layout)!r}, names={format_names(self.names)!r})"
+        flag = ""
+        if self.breaks_contract:
+            ce = ", ".join(f"{k} = {v}" for k, v in (self.contract.counterexample or {}).items()
+                           if not k.endswith("steps") and k != "digit")
+            flag = f", breaks CuTe's contract: {ce}" + (f"; the true function is {self.true_form}"
+                                                        if self.true_form is not None else "")
+        return f"Formula({str(self.layout)!r}, names={format_names(self.names)!r}{flag})"
 
     def table(self, labels: Sequence[str] = TABLE_LABELS) -> Table:
         """The seed's table: one column per sub-axis; rows sub-axis, shape, stride, (input) weight."""

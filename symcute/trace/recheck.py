@@ -237,6 +237,12 @@ def _reprove(d, step, inputs, where, jsonread) -> bool:
                     proof = sym.prove(result, args.get("self", args.get("layout")))
                 elif src.rule == "composition" and claim == "equal":
                     proof = sym.prove(result, Compose(args["lhs"], args["rhs"]))
+                elif claim == "contract":   # the step's CuTe contract, as bounded as when it was recorded
+                    from ..symbolic import exact
+                    from ..symbolic.contracts import contract
+                    with exact.time_budget(1000, 2.0):
+                        proof = contract(src.rule, *[d.graph.nodes[v].get("obj") for v in src.inputs.values()],
+                                         limit=1 << 12)
             except (KeyError, TypeError):
                 proof = None
     if proof is None:

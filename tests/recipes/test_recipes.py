@@ -82,7 +82,8 @@ def test_expr_follows_names_and_proves_each_rule():
     assert formulas[0]["text"] == "4*t1 + 256*v1 + 32*wm + 128*v0 + t0 + 512*v2"
     checks = [s.details for s in d.steps(top_level_only=True) if "claim" in s.details]
     assert [(c["claim"], c["verdict"], c["step"]) for c in checks] == [("right_inverse", "proved", 1),
-                                                                       ("equal", "proved", 2)]
+                                                                       ("equal", "proved", 2),
+                                                                       ("contract", "proved", 3)]
     again = markdown(Derivation.from_json(d.to_json()))
     # the same document, plus the closing note of what was re-checked on reading
     assert again.startswith(markdown(d)) and "**Imported.** Re-checked when read from JSON: 4 values" in again

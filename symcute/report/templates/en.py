@@ -81,6 +81,7 @@ TEXT = {
     "claim_retile_with_shape": "{a} (inside TiledCopy::retile) equals {b} on [0, {n})",
     "claim_retile_upcast": "{a} (inside TiledCopy::retile) equals {b} on [0, {n})",
     "claim_equal": "{a}(i) == {b}(i) for every 0 <= i < {n}",
+    "claim_contract": "{a}, CuTe's value of {b}, meets {b}'s documented postcondition",
     "sources_intro": "The steps above follow these sources (CUTLASS {version}, `include/`); the checks are "
                      "symcute's own prover.",
     "values_list": "{values}",

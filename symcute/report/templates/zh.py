@@ -78,6 +78,7 @@ TEXT = {
     "claim_retile_with_shape": "{a}（TiledCopy::retile 内部）与 {b} 在 [0, {n}) 上相等",
     "claim_retile_upcast": "{a}（TiledCopy::retile 内部）与 {b} 在 [0, {n}) 上相等",
     "claim_equal": "{a}(i) == {b}(i)，对所有 0 <= i < {n}",
+    "claim_contract": "{a}（CuTe 的 {b} 的值）满足 {b} 文档中的后置条件",
     "sources_intro": "上面的步骤依据以下源码（CUTLASS {version}，`include/`）；各项检查由 symcute 自己的证明器完成。",
     "values_list": "{values}",
     "list_sep": "、",
