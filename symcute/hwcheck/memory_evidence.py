@@ -128,11 +128,15 @@ def category(case: dict, timing_dependent: bool = False) -> str:
     * 'timing': declared timing-dependent, predicted but not claimed (docs/memory.md): a store stream with a
       conflicting instruction (``timing_dependent``), warps storing concurrently, and cp.async.ca of several
       instructions or warps (the same launch measured 320 and 326 conflicts);
+    * 'irregular': cp.async.ca whose lanes re-read global bytes or read a line out of lane order
+      (:func:`symcute.memory.model.cp_async_regular`): not modelled, measured only;
     * 'unobservable': cp.async.cg, whose shared-memory write the counters do not see.
     """
     op, kind = case["op"], case["kind"]
     if kind.startswith("cpasynccg"):
         return "unobservable"
+    if op == "ldgsts" and case.get("irregular"):
+        return "irregular"
     if op == "ldgsts":
         return "exact" if case["ninstr"] == 1 and case["warps"] == 1 else "timing"
     if op == "st" and (timing_dependent or (case["warps"] > 1 and not case.get("serial", False))):
@@ -143,7 +147,9 @@ def category(case: dict, timing_dependent: bool = False) -> str:
 def rejudge(directory) -> list:
     """``(case, category, Verdict)`` for every case of a recorded run, predictions recomputed from each
     case's spec with the current model; raises when a rebuilt case's addresses differ from what ran."""
-    from ..memory.hwcases import build, cp_groups, cp_random, kind_of, predict_counter
+    from ..memory.hwcases import build, cp_groups, cp_random, cp_regular, kind_of, predict_counter
+    from ..memory.model import cp_async_regular
+    sourced = {"cpgroups": cp_groups, "cprandom": cp_random, "cpregular": cp_regular}
     d = Path(directory)
     cases = json.loads(_read(d / "cases.json"))
     v4 = "gmode" in _read(d / "memprobe.cu")
@@ -160,8 +166,8 @@ def rejudge(directory) -> list:
         if flat != addrs[i]:
             raise ValueError(f"{d}: case {i} ({c['name']}): rebuilt addresses differ from the recorded run")
         src = None
-        if c["spec"]["family"] in ("cpgroups", "cprandom"):
-            src = (cp_groups if c["spec"]["family"] == "cpgroups" else cp_random)(c["spec"])[1]
+        if c["spec"]["family"] in sourced:
+            src = sourced[c["spec"]["family"]](c["spec"])[1]
             if src != sources[i]:
                 raise ValueError(f"{d}: case {i} ({c['name']}): rebuilt global sources differ from the run")
         c = {**c, "serial": c.get("serial", False)}
@@ -176,5 +182,8 @@ def rejudge(directory) -> list:
                 src = [[[gs * (32 * w + l) for l in range(32)] for _ in ws] for w, ws in enumerate(rebuilt)]
             wave, ideal, timing = predict_counter(instr, rebuilt, src)
             c["predicted_wavefronts"], c["predicted_ideal"] = wave, ideal
+            if c["op"] == "ldgsts" and not all(cp_async_regular(instr, k, src[wi][ki]) for wi, w in enumerate(rebuilt)
+                                               for ki, k in enumerate(w)):
+                c["irregular"] = True
         out.append((c, category(c, timing), judge_case(i, c, metrics[i])))
     return out

@@ -116,6 +116,8 @@ def build(spec: dict):
         return model.cp_async(spec["size"], spec.get("cache", "ca")), cp_groups(spec)[0], None
     if spec["family"] == "cprandom":
         return model.cp_async(spec["size"]), cp_random(spec)[0], None
+    if spec["family"] == "cpregular":
+        return model.cp_async(spec["size"]), cp_regular(spec)[0], None
     if spec["family"] == "tv":
         from .shared import shared_access
         r = shared_access(parse_layout(spec["tv"]), _smem(spec["smem"], spec["value_bits"]), spec["value_bits"],
@@ -494,6 +496,50 @@ def stream_cases(repeats: int = 3) -> list:
         if c["op"] == "ldgsts" and c["spec"]["family"] == "copy" and "cg" not in c["kind"]:
             for r in range(repeats):
                 out.append({**c, "name": c["name"] + f";repeat={r}", "gap": 0})
+    return out
+
+
+def cp_regular(spec: dict) -> tuple:
+    """``(shared addresses, global sources)`` of a random cp.async probe with *regular* sources
+    (:func:`model.cp_async_regular`): lane l reads line ``line(l)`` (random among ``lines`` lines: the
+    first ``lines`` lines, or random ones when ``scatter``), the lanes of one line at increasing chunks;
+    destinations random ``size``-aligned addresses of 4 KB (``dense``: lane l at ``l * size``)."""
+    rng = np.random.RandomState(spec["seed"])
+    size, lines = spec["size"], spec["lines"]
+    pool = rng.permutation(64)[:lines] if spec.get("scatter") else np.arange(lines)
+    line_of = [int(rng.randint(lines)) for _ in range(WARP_LANES)]
+    per = 128 // size
+    while any(line_of.count(i) > per for i in range(lines)):
+        line_of = [int(rng.randint(lines)) for _ in range(WARP_LANES)]
+    seen: dict = {}
+    src = []
+    for l in range(WARP_LANES):
+        j = seen.get(line_of[l], 0)
+        seen[line_of[l]] = j + 1
+        src.append(int(pool[line_of[l]]) * 128 + j * size)
+    dst = [l * size for l in range(WARP_LANES)] if spec.get("dense") else \
+        [int(rng.randint(4096 // size)) * size for _ in range(WARP_LANES)]
+    return [[dst]], [[src]]
+
+
+def regular_cases() -> list:
+    """Run 6: fresh cp.async.ca instructions with regular sources and random destinations (predictions
+    recorded before the run), and regular sources over scattered lines."""
+    out = []
+    rng = np.random.RandomState(606)
+    for seed in range(96):
+        size = int(rng.choice([4, 8, 16]))
+        least = max(1, 32 * size // 128)
+        spec = {"family": "cpregular", "size": size, "lines": int(rng.choice([l for l in (1, 2, 3, 4, 6, 8, 16, 32)
+                                                                              if l >= least])),
+                "seed": 6000 + seed, "scatter": bool(seed % 3 == 2), "dense": bool(seed % 4 == 3)}
+        shared, sources = cp_regular(spec)
+        instr = model.cp_async(spec["size"])
+        assert model.cp_async_regular(instr, shared[0][0], sources[0][0])
+        wave, ideal = predict(instr, shared, sources)
+        out.append({"name": case_name(spec), "spec": spec, "kind": kind_of(instr), "op": "ldgsts", "warps": 1,
+                    "ninstr": 1, "serial": True, "gstride": 16, "gap": 0, "addresses": shared, "gsources": sources,
+                    "predicted_wavefronts": wave, "predicted_ideal": ideal})
     return out
 
 
