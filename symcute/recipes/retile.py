@@ -13,6 +13,7 @@ from .steps import (
     _names_tree, add_evaluation, add_formula, add_proof, add_table, coordinate_terms, cute,
     distinct_values, image, mode_terms,
 )
+from .records import Retile, SelectedTV, SelectedTVs, StageRow, ThreadDomain, Upcast, UpcastRow
 
 # The seed document's configuration (seeds/000_28a9c404e15f3261.txt); its aside
 # contrasts upcast<128*8> with upcast<128*4>.
@@ -155,12 +156,11 @@ def _thread_domain(d, tiled, op, F) -> None:
         rows = []
         for stage, lay in (("thrfrg", thrfrg), ("final", F)):
             thr = lay[0].size()
-            rows.append({"stage": stage, "layout": str(lay), "threads": thr, "values": lay.size() // thr,
-                         "tvs": lay.size(), "distinct": distinct_values(lay)})
+            rows.append(StageRow(stage, str(lay), thr, lay.size() // thr, lay.size(), distinct_values(lay)))
         thr_modes = cute(thrfrg[0].shape)
-    add_table(d, "thread_domain", ref=str(ref), ref_shape=list(it.wrap(ref.shape)), rows=rows,
-              broadcast_tile=None if bcast is None else str(bcast),
-              thridx_2_thrid=str(details["thridx_2_thrid"]), thrfrg_thread_shape=thr_modes)
+    add_table(d, "thread_domain", **ThreadDomain(
+        str(ref), tuple(it.wrap(ref.shape)), tuple(rows), None if bcast is None else str(bcast),
+        str(details["thridx_2_thrid"]), thr_modes).to_details())
 
 
 def _formula_F(d, tiled, op, F, Ff) -> None:
@@ -252,7 +252,7 @@ def _with_shape_steps(d, G, Gf, H, tile, axes, T, N):
     for q in picks:
         crd = it.idx2crd(q, tile)
         tv = H(crd)
-        rows.append({"coord": list(crd), "q": q, "tv": tv, "tv_coord": [tv % T, tv // T]})
+        rows.append(SelectedTV(tuple(crd), q, tv, (tv % T, tv // T)))
     ranges = None
     vals = image(Hf)
     if vals is not None:
@@ -260,9 +260,9 @@ def _with_shape_steps(d, G, Gf, H, tile, axes, T, N):
         for x in vals:
             lo, hi = by_v.get(x // T, (x, x))
             by_v[x // T] = (min(lo, x), max(hi, x))
-        ranges = [[v, lo, hi] for v, (lo, hi) in sorted(by_v.items())]
-    add_table(d, "selected_tvs", rows=rows, threads=T, ranges=ranges, top_axis=top_axis.name,
-              top_stride=top_axis.stride, top_coord=list(it.idx2crd(top_axis.weight, tile)))
+        ranges = tuple((v, lo, hi) for v, (lo, hi) in sorted(by_v.items()))
+    add_table(d, "selected_tvs", **SelectedTVs(tuple(rows), T, ranges, top_axis.name, top_axis.stride,
+                                               tuple(it.idx2crd(top_axis.weight, tile))).to_details())
     return Hf
 
 
@@ -272,25 +272,24 @@ def _upcast_steps(d, H, Hf, U, n, label):
         if Uf.layout != U:
             raise AssertionError(f"symbolic upcast {Uf.layout} differs from core {U}")
     step = d.last("upcast")
-    modes = [list(m) for m in step.details.get("modes", [])]
-    each = list(it.product_each(U.shape)) if isinstance(U.shape, tuple) else [U.shape]
+    modes = tuple(tuple(m) for m in step.details.get("modes", []))
+    each = tuple(it.product_each(U.shape)) if isinstance(U.shape, tuple) else (U.shape,)
     rows = []
     for a in Hf.axes:
         per_group = ceil_div(n, abs(a.stride)) if a.stride else None
-        rows.append({"axis": a.name, "shape": a.extent, "stride": a.stride, "per_group": per_group,
-                     "new_shape": ceil_div(a.extent, per_group) if per_group else a.extent,
-                     "new_stride": ceil_div(abs(a.stride), n) if a.stride else 0})
-    add_formula(d, U, Uf, label, n=n, product_each=each, rows=rows, modes=modes,
-                steps=Uf.steps.to_dict() if Uf.steps is not None else None)
+        rows.append(UpcastRow(a.name, a.extent, a.stride, per_group,
+                              ceil_div(a.extent, per_group) if per_group else a.extent,
+                              ceil_div(abs(a.stride), n) if a.stride else 0))
+    add_formula(d, U, Uf, label, **Upcast(n, each, tuple(rows), modes,
+                                          Uf.steps.to_dict() if Uf.steps is not None else None).to_details())
 
 
 def _retile_steps(d, atom_num_val, frag, steps, H, Hf, U) -> None:
     result = steps.result
-    add_table(d, "retile", V=steps.V, upcast_n=steps.upcast_n, frg_layout_mn=str(steps.frg_layout_mn),
-              product_each=list(steps.frg_shape_each), frg_layout_v=str(steps.frg_layout_v),
-              tiler=list(steps.tiler), t_tensor=str(steps.t_tensor), v_tensor=str(steps.v_tensor),
-              result=str(result), grouping=cute(it.wrap(result.shape)[0]),
-              atom_num_val=atom_num_val, fragment=str(frag))
+    add_table(d, "retile", **Retile(steps.V, steps.upcast_n, str(steps.frg_layout_mn), tuple(steps.frg_shape_each),
+                                    str(steps.frg_layout_v), tuple(steps.tiler), str(steps.t_tensor),
+                                    str(steps.v_tensor), str(result), cute(it.wrap(result.shape)[0]), atom_num_val,
+                                    str(frag)).to_details())
     with d.paused():
         p = sym.prove(steps.with_shape, Hf, labels=("retile: with_shape", "H"))
         q = sym.prove(steps.frg_layout_mn, U, labels=("retile: frg_layout_mn", "frg_layout_mn"))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from .. import markup as md
 from ..atoms.operand import OPERANDS
+from ..recipes.records import Retile, SelectedTVs, ThreadDomain, Upcast
 from .common import axes_table, check, checks_summary, cute, lin, product_text, sources, span
 from ..markup import Raw, block, code
 from .templates import snippets
@@ -136,31 +137,31 @@ def _sm(arch) -> int | None:
 
 def _thread_domain(view, t, ctx) -> list:
     op, conf = ctx["op"], ctx["conf"]
-    td = view.table("thread_domain")
-    thr, fin = td["rows"]
+    td = ThreadDomain.from_details(view.table("thread_domain"))
+    thr, fin = td.rows
     ref_name = f"ref_{op}"
     ax = ctx["ax"]
-    rows_, cols_ = td["ref_shape"]
+    rows_, cols_ = td.ref_shape
     atom_thr = conf["atom_threads"]
     i, j = OPERANDS[op].modes
     sizes = [m[1] for m in conf["thread_modes"]]
     thr_factors = [atom_thr, sizes[i], sizes[j]]
     fin_factors = [atom_thr] + sizes
-    distinct = lambda r: r["distinct"] if r["distinct"] is not None else "?"
+    distinct = lambda r: r.distinct if r.distinct is not None else "?"
     if ctx["bmode"]:
-        head = t("sec_broadcast", elements=ctx["elements"], tvs=fin["tvs"], tile=code(_tile_name(op)))
+        head = t("sec_broadcast", elements=ctx["elements"], tvs=fin.tvs, tile=code(_tile_name(op)))
     else:
         head = t("sec_thread_domain", op=op)
     parts = [md.heading(2, head), t("domain_ref_intro", fn=code(f"get_layout{op}_TV()")),
              block(snippets.REF[op], "cpp"), t("domain_ref_value"),
-             block(f"{ref_name} = {td['ref']}\n{ref_name}({ax[0]},{ax[1]}) = {ax[0]}+{rows_}*{ax[1]}"),
+             block(f"{ref_name} = {td.ref}\n{ref_name}({ax[0]},{ax[1]}) = {ax[0]}+{rows_}*{ax[1]}"),
              t("domain_return"), block(snippets.RETURN_TV[op], "cpp")]
     thr_modes = {"A": "(ThrV,(ThrM,ThrK))", "B": "(ThrV,(ThrN,ThrK))", "C": "(ThrV,(ThrM,ThrN))"}[op]
     parts.append(t("domain_thrfrg", fn=code(f"thrfrg_{op}({ref_name})"), op=op, modes=code(thr_modes),
-                   a=code(ax[0].upper()), b=code(ax[1].upper()), layout=code(thr["layout"])))
-    parts.append(block(f"{product_text(thr_factors)} = {thr['threads']}"))
-    parts.append(t("domain_thrfrg_tvs", values=thr["values"], tvs=code(f"{thr['threads']}*{thr['values']}"
-                                                                         f"={thr['tvs']}"),
+                   a=code(ax[0].upper()), b=code(ax[1].upper()), layout=code(thr.layout)))
+    parts.append(block(f"{product_text(thr_factors)} = {thr.threads}"))
+    parts.append(t("domain_thrfrg_tvs", values=thr.values, tvs=code(f"{thr.threads}*{thr.values}"
+                                                                         f"={thr.tvs}"),
                    distinct=code(distinct(thr)), op=op))
     if ctx["bmode"]:
         tile = _tile_name(op)
@@ -168,7 +169,7 @@ def _thread_domain(view, t, ctx) -> list:
         other = {"A": "wm", "B": "wn"}[op]
         parts += [t("domain_full", op=op, mode=code(mode), tile=code(tile)),
                   block(snippets.BROADCAST_TILE[op], "cpp"), t("domain_middle"),
-                  block(f"(ThrM,ThrN):{'(1,0)' if op == 'A' else '(0,1)'} = {td['broadcast_tile']}\n\n"
+                  block(f"(ThrM,ThrN):{'(1,0)' if op == 'A' else '(0,1)'} = {td.broadcast_tile}\n\n"
                         f"(wm,wn) → {'wm+0*wn' if op == 'A' else '0*wm+wn'} → {other}"),
                   t("domain_keep", tile=code(tile), keep=code(other), drop=code(mode), op=op)]
         stage_final = t("stage_broadcast", tile=code(tile, cell=True))
@@ -181,14 +182,14 @@ def _thread_domain(view, t, ctx) -> list:
         parts.append(t("domain_no_broadcast", op=op))
         stage_final = t("stage_final", fn=code(f"get_layout{op}_TV()", cell=True))
     table = md.table([t("hdr_stage"), t("hdr_thread_domain"), t("hdr_tvs"), t("hdr_distinct", op=op)], [
-        [Raw(code(f"thrfrg_{op}({ref_name})", cell=True)), f"{product_text(thr_factors)}={thr['threads']}",
-         f"{thr['threads']}*{thr['values']}={thr['tvs']}", distinct(thr)],
-        [Raw(stage_final), f"{product_text(fin_factors)}={fin['threads']}",
-         f"{fin['threads']}*{fin['values']}={fin['tvs']}", distinct(fin)]])
+        [Raw(code(f"thrfrg_{op}({ref_name})", cell=True)), f"{product_text(thr_factors)}={thr.threads}",
+         f"{thr.threads}*{thr.values}={thr.tvs}", distinct(thr)],
+        [Raw(stage_final), f"{product_text(fin_factors)}={fin.threads}",
+         f"{fin.threads}*{fin.values}={fin.tvs}", distinct(fin)]])
     parts.append(table)
     if ctx["bmode"]:
-        parts.append(t("domain_meaning", op=op, mode=code(ctx["bmode"]), threads=code(thr["threads"])))
-    parts.append(t("domain_thridx", layout=code(td["thridx_2_thrid"]), threads=code(fin["threads"])))
+        parts.append(t("domain_meaning", op=op, mode=code(ctx["bmode"]), threads=code(thr.threads)))
+    parts.append(t("domain_thridx", layout=code(td.thridx_2_thrid), threads=code(fin.threads)))
     return parts
 
 
@@ -309,30 +310,30 @@ def _with_shape(view, t, ctx) -> list:
         corr.append(f"({','.join(names)}) = ({','.join(al.get(n, n) for n in names)})")
     parts += [t("ws_correspondence"), block("\n".join(corr)), t("ws_output"),
               block(f"H({ax[0]},{ax[1]}) = {h['text']}")]
-    sel = view.table("selected_tvs")
-    top = sel["top_axis"]
+    sel = SelectedTVs.from_details(view.table("selected_tvs"))
+    top = sel.top_axis
     F = view.formula_step("F").details
     fax = {r[0]: r for r in F["axes"]}
     alias = al.get(top)
     if alias in fax:
         v_weight = fax[alias][3] // ctx["T"] if fax[alias][3] >= ctx["T"] else None
         parts.append(t("ws_stride_meaning" if v_weight else "ws_stride_meaning_thread",
-                       stride=code(sel["top_stride"]), axis=code(top), b=code(ax[1].upper() if
-                                                                              sel["top_coord"][0] == 0 else ax[0].upper()),
-                       step=code(max(sel["top_coord"])), vstep=code(v_weight or 0),
-                       product=code(f"{ctx['T']}*{v_weight}={sel['top_stride']}" if v_weight else sel["top_stride"])))
+                       stride=code(sel.top_stride), axis=code(top), b=code(ax[1].upper() if
+                                                                              sel.top_coord[0] == 0 else ax[0].upper()),
+                       step=code(max(sel.top_coord)), vstep=code(v_weight or 0),
+                       product=code(f"{ctx['T']}*{v_weight}={sel.top_stride}" if v_weight else sel.top_stride)))
     rows = []
-    for r in sel["rows"]:
-        rows.append([cute(r["coord"]), r["q"], cute(r["tv_coord"]), r["tv"]])
+    for r in sel.rows:
+        rows.append([cute(r.coord), r.q, cute(r.tv_coord), r.tv])
     parts.append(md.table([t("hdr_matrix_coord"), "q", t("hdr_selected_tv"), t("hdr_h_output")], rows))
-    if sel.get("ranges") is not None and h["largest"] >= ctx["elements"]:
+    if sel.ranges is not None and h["largest"] >= ctx["elements"]:
         parts.append(t("ws_not_packed", n=code(view.formula_step("G").details["size"]),
                        top=code(span(ctx["elements"]))))
         lines = []
-        for v, lo, hi in sel["ranges"]:
+        for v, lo, hi in sel.ranges:
             lines.append(f"v={v}:".ljust(6) + f"{lo}…{hi}")
         parts.append(block("\n".join(lines)))
-    parts.append(t("ws_no_new_stride", stride=code(sel["top_stride"]), b=code(ax[1].upper())))
+    parts.append(t("ws_no_new_stride", stride=code(sel.top_stride), b=code(ax[1].upper())))
     for s, p in view.proofs():
         if s.details["claim"] == "with_shape":
             parts.append(check(t, s, p))
@@ -340,7 +341,7 @@ def _with_shape(view, t, ctx) -> list:
 
 
 def _upcast(view, t, ctx) -> list:
-    u = view.formula_step("frg_layout_mn").details
+    u = Upcast.from_details(view.formula_step("frg_layout_mn").details)
     h = view.formula_step("H").details
     N, T, V = ctx["N"], ctx["T"], ctx["V"]
     head = t("sec_upcast", n=code(N), elements=code(ctx["elements"])) if N != ctx["elements"] else \
@@ -348,36 +349,36 @@ def _upcast(view, t, ctx) -> list:
     parts = [md.heading(2, head),
              t("up_intro"), block(snippets.UPCAST.format(T=T, V=V), "cpp"),
              t("up_range" if ctx["elements"] < N else "up_range_all", expr=code(f"{T}*{V}"), V=code(V), N=code(N))]
-    sel = view.table("selected_tvs")
-    if sel.get("ranges"):
-        lines = [f"v={v}:".ljust(6) + f"{lo}…{hi}" for v, lo, hi in sel["ranges"]]
+    sel = SelectedTVs.from_details(view.table("selected_tvs"))
+    if sel.ranges:
+        lines = [f"v={v}:".ljust(6) + f"{lo}…{hi}" for v, lo, hi in sel.ranges]
         if len(lines) > 4:
             lines = lines[:3] + ["..."] + lines[-1:]
         parts.append(block("\n".join(lines)))
     parts += [t("up_granularity"), t("up_formula"), block(snippets.UPCAST_IMPL)]
-    rows = u["rows"]
-    top = max(rows, key=lambda r: r["stride"])
-    parts.append(t("up_example", axis=code(top["axis"]), pair=code(f"({top['shape']},{top['stride']})"),
-                   values=code(f"0, {top['stride']}"), N=code(N)))
-    parts.append(block(t("up_example_block", per=f"ceil_div({N},{top['stride']}) = {top['per_group']}",
-                         groups=f"ceil_div({top['shape']},{top['per_group']}) = {top['new_shape']}")))
+    rows = u.rows
+    top = max(rows, key=lambda r: r.stride)
+    parts.append(t("up_example", axis=code(top.axis), pair=code(f"({top.shape},{top.stride})"),
+                   values=code(f"0, {top.stride}"), N=code(N)))
+    parts.append(block(t("up_example_block", per=f"ceil_div({N},{top.stride}) = {top.per_group}",
+                         groups=f"ceil_div({top.shape},{top.per_group}) = {top.new_shape}")))
     parts.append(t("up_others"))
     body = []
     for r in rows:
-        per = r["per_group"]
-        body.append([Raw(code(r["axis"], cell=True)), r["shape"], r["stride"], per if per is not None else "-",
-                     Raw(code(f"ceil_div({r['shape']},{per})={r['new_shape']}", cell=True)) if per else r["shape"]])
+        per = r.per_group
+        body.append([Raw(code(r.axis, cell=True)), r.shape, r.stride, per if per is not None else "-",
+                     Raw(code(f"ceil_div({r.shape},{per})={r.new_shape}", cell=True)) if per else r.shape])
     parts.append(md.table([t("hdr_subaxis"), t("hdr_old_shape"), t("hdr_old_stride"), t("hdr_per_group"),
                            t("hdr_new_shape")], body))
-    frac = [r for r in rows if r["per_group"] and r["shape"] < r["per_group"]]
+    frac = [r for r in rows if r.per_group and r.shape < r.per_group]
     if frac:
         r = frac[0]
-        parts.append(t("up_ceil", ex=code(f"{r['shape']}/{r['per_group']}={_decimal(r['shape'], r['per_group'])}")))
-    strides_ok = all(0 < r["stride"] < N for r in rows)
+        parts.append(t("up_ceil", ex=code(f"{r.shape}/{r.per_group}={_decimal(r.shape, r.per_group)}")))
+    strides_ok = all(0 < r.stride < N for r in rows)
     if strides_ok:
         parts.append(t("up_strides", N=code(N), ceil=code(f"ceil_div(old_stride,{N})")))
     parts.append(block(f"frg_layout_mn\n  = {view.text('frg_layout_mn')}\n\n"
-                       f"product_each(shape(frg_layout_mn)) = {cute(u['product_each'])}"))
+                       f"product_each(shape(frg_layout_mn)) = {cute(u.product_each)}"))
     terms = " + ".join(f"{e}*{s}" for e, s in h["largest_terms"])
     parts.append(t("up_largest"))
     parts.append(block(f"{terms} = {h['largest']}"))
@@ -387,16 +388,16 @@ def _upcast(view, t, ctx) -> list:
         parts.append(t("up_beyond_first", N=code(N)))
     parts.append(t("up_domain"))
     if view.has("contrast"):
-        c = view.formula_step("contrast").details
-        changed = [r for r in c["rows"] if r["new_shape"] > 1]
-        parts.append(md.heading(3, t("sec_contrast", n=code(c["n"]))))
-        parts.append(t("up_contrast", n=code(f"upcast<{c['n']}>"), N=code(N)))
+        c = Upcast.from_details(view.formula_step("contrast").details)
+        changed = [r for r in c.rows if r.new_shape > 1]
+        parts.append(md.heading(3, t("sec_contrast", n=code(c.n))))
+        parts.append(t("up_contrast", n=code(f"upcast<{c.n}>"), N=code(N)))
         if changed:
             r = changed[-1]
-            parts.append(block(f"new_shape = ceil_div({r['shape']}, ceil_div({c['n']},{r['stride']})) = {r['new_shape']}"))
-            parts.append(t("up_contrast_each", axis=code(r["axis"]), each=code(f"product_each(shape(...))="
-                                                                            f"{cute(c['product_each'])}")))
-        parts.append(block(f"upcast<{c['n']}>(H) = {view.text('contrast')}"))
+            parts.append(block(f"new_shape = ceil_div({r.shape}, ceil_div({c.n},{r.stride})) = {r.new_shape}"))
+            parts.append(t("up_contrast_each", axis=code(r.axis), each=code(f"product_each(shape(...))="
+                                                                            f"{cute(c.product_each)}")))
+        parts.append(block(f"upcast<{c.n}>(H) = {view.text('contrast')}"))
         parts.append(t("up_contrast_lesson"))
     return parts
 
@@ -410,13 +411,13 @@ def _decimal(a: int, b: int) -> str:
 
 
 def _retile(view, t, ctx) -> list:
-    r = view.table("retile")
+    r = Retile.from_details(view.table("retile"))
     rc = ctx["rc"]
     parts = [md.heading(2, t("sec_retile", fn=code("retile_D"))), t("rt_intro"), block(snippets.RETILE_REST, "cpp"),
-             t("rt_tiler", each=code(cute(r["product_each"])), tiler=code(cute(r["tiler"])), V=code(r["V"])),
-             block(f"frg_layout_v = {r['frg_layout_v']}\nretile({r['fragment']})\n  = {r['result']}"),
-             t("rt_values", V=code(r["V"]), ptx=code(rc["ptx"]), val=code(r["atom_num_val"]),
-               vt=code(rc["value_type"]), grouping=code(r["grouping"]))]
+             t("rt_tiler", each=code(cute(r.product_each)), tiler=code(cute(r.tiler)), V=code(r.V)),
+             block(f"frg_layout_v = {r.frg_layout_v}\nretile({r.fragment})\n  = {r.result}"),
+             t("rt_values", V=code(r.V), ptx=code(rc["ptx"]), val=code(r.atom_num_val),
+               vt=code(rc["value_type"]), grouping=code(r.grouping))]
     if ctx["bmode"]:
         parts.append(t("rt_broadcast_loads", mode=code(ctx["bmode"]), op=ctx["op"]))
     if ctx["bmode"]:

@@ -1,0 +1,136 @@
+"""Typed records a recipe fills and a renderer reads: rows of the seed's tables, one field per column.
+
+A record is stored in a step's details as JSON-native data (``to_details``: the same keys and values the
+untyped dicts had, so a derivation's JSON is unchanged) and read back with ``from_details``, which also
+takes the details of a derivation re-imported from JSON.  The derivation graph's node structure is
+``symcute.trace``'s; these are the payloads of the recipes' own table and formula steps.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import ClassVar
+
+from ..errors import SymcuteError
+
+
+class Record:
+    """Base of the records: JSON round trip by field name; ``ROWS`` names the fields that hold row records."""
+
+    ROWS: ClassVar[dict] = {}
+
+    def to_details(self) -> dict:
+        out = {}
+        for f in fields(self):
+            v = getattr(self, f.name)
+            out[f.name] = [r.to_details() for r in v] if f.name in self.ROWS and v is not None else _json(v)
+        return out
+
+    @classmethod
+    def from_details(cls, details: dict):
+        """The record from a step's details (keys of other records in the same step are ignored)."""
+        kw = {}
+        for f in fields(cls):
+            if f.name not in details:
+                raise SymcuteError(f"report: the {cls.__name__} record has no {f.name!r} (a malformed derivation)")
+            v = details[f.name]
+            kw[f.name] = (tuple(cls.ROWS[f.name].from_details(r) for r in v) if f.name in cls.ROWS and v is not None
+                          else _frozen(v))
+        return cls(**kw)
+
+
+def _json(v):
+    if isinstance(v, (list, tuple)):
+        return [_json(x) for x in v]
+    return v
+
+
+def _frozen(v):
+    """JSON lists as tuples: records are immutable values."""
+    if isinstance(v, list):
+        return tuple(_frozen(x) for x in v)
+    return v
+
+
+# --- retile-d (the seed) -----------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class StageRow(Record):
+    """One stage of the thread domain: thrfrg_X(ref) or the final TV layout."""
+    stage: str
+    layout: str
+    threads: int
+    values: int
+    tvs: int
+    distinct: int | None    # distinct tile elements the TVs reach (None: too many to count)
+
+
+@dataclass(frozen=True)
+class ThreadDomain(Record):
+    ROWS: ClassVar[dict] = {"rows": StageRow}
+    ref: str
+    ref_shape: tuple
+    rows: tuple             # (thrfrg, final)
+    broadcast_tile: str | None
+    thridx_2_thrid: str
+    thrfrg_thread_shape: str
+
+
+@dataclass(frozen=True)
+class SelectedTV(Record):
+    """A row of the seed's (m,k) -> q -> (t,v) -> tv table."""
+    coord: tuple
+    q: int
+    tv: int
+    tv_coord: tuple
+
+
+@dataclass(frozen=True)
+class SelectedTVs(Record):
+    ROWS: ClassVar[dict] = {"rows": SelectedTV}
+    rows: tuple
+    threads: int
+    ranges: tuple | None    # (v, lowest tv, highest tv) per value index, None when the image is not counted
+    top_axis: str
+    top_stride: int
+    top_coord: tuple
+
+
+@dataclass(frozen=True)
+class UpcastRow(Record):
+    """One sub-axis through ``upcast<n>``: ``per_group = ceil_div(n, |stride|)`` (None for stride 0),
+    ``new_shape = ceil_div(shape, per_group)``, ``new_stride = ceil_div(|stride|, n)``."""
+    axis: str
+    shape: int
+    stride: int
+    per_group: int | None
+    new_shape: int
+    new_stride: int
+
+
+@dataclass(frozen=True)
+class Upcast(Record):
+    """The extra details of an upcast formula step."""
+    ROWS: ClassVar[dict] = {"rows": UpcastRow}
+    n: int
+    product_each: tuple
+    rows: tuple
+    modes: tuple
+    steps: dict | None      # the symbolic upcast's per-mode table (Table.to_dict)
+
+
+@dataclass(frozen=True)
+class Retile(Record):
+    """``TiledCopy::retile``'s intermediate values (the seed's last section)."""
+    V: int
+    upcast_n: int
+    frg_layout_mn: str
+    product_each: tuple
+    frg_layout_v: str
+    tiler: tuple
+    t_tensor: str
+    v_tensor: str
+    result: str
+    grouping: str
+    atom_num_val: int
+    fragment: str

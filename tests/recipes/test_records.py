@@ -1,0 +1,37 @@
+"""The retile recipe fills typed records; a derivation read back from JSON gives the same records."""
+
+import pytest
+
+from symcute.errors import SymcuteError
+from symcute.recipes import SEED, derive_retile
+from symcute.recipes.records import Retile, SelectedTVs, ThreadDomain, Upcast, UpcastRow
+from symcute.trace import Derivation
+
+
+def _records(d):
+    table = {s.details["kind"]: s.details for s in d.steps() if s.rule == "table"}
+    formula = {s.details["label"]: s.details for s in d.steps() if s.rule == "formula"}
+    return (ThreadDomain.from_details(table["thread_domain"]), SelectedTVs.from_details(table["selected_tvs"]),
+            Upcast.from_details(formula["frg_layout_mn"]), Upcast.from_details(formula["contrast"]),
+            Retile.from_details(table["retile"]))
+
+
+def test_the_seed_records_and_their_json_round_trip():
+    d = derive_retile(**SEED)
+    domain, selected, up, contrast, retile = _records(d)
+    assert [(r.stage, r.threads, r.tvs, r.distinct) for r in domain.rows] == [("thrfrg", 64, 512, 512),
+                                                                             ("final", 128, 1024, 512)]
+    assert selected.top_axis == "k2" and [r.tv for r in selected.rows] == [0, 512, 640]
+    assert selected.ranges[4] == (4, 512, 575)
+    # the seed: upcast<1024> of H folds every sub-axis; upcast<512> keeps k2 (stride 512): ceil_div(2,1) = 2
+    assert (up.n, contrast.n) == (1024, 512)
+    k2 = [r for r in contrast.rows if r.axis == "k2"]
+    assert k2 == [UpcastRow("k2", 2, 512, 1, 2, 1)] and all(r.new_shape == 1 for r in up.rows)
+    assert (retile.V, retile.upcast_n, retile.grouping) == (8, 1024, "(4,2)")
+    assert _records(Derivation.from_json(d.to_json())) == (domain, selected, up, contrast, retile)
+
+
+def test_a_record_missing_a_field_is_a_clear_error():
+    with pytest.raises(SymcuteError, match="Retile record has no 'grouping'"):
+        Retile.from_details({k: 0 for k in ("V", "upcast_n", "frg_layout_mn", "product_each", "frg_layout_v",
+                                            "tiler", "t_tensor", "v_tensor", "result", "atom_num_val", "fragment")})
