@@ -14,7 +14,7 @@ from .coalesce import _bw_coalesce, _filter_flat
 from .layout import Layout, cosize, format_int_tuple
 from .dispatch import operation
 from .hook import note, recording
-from .integer import DynamicInt, is_static
+from .integer import DynamicInt
 
 
 @operation("complement")
@@ -42,10 +42,13 @@ def complement(layout: Layout, cotarget=None) -> Layout:
         return Layout(_coalesce_shape(cotarget))
     if type(shape) is not tuple:
         shape, stride = (shape,), (stride,)
+    run_time = False
     for d in stride:
-        if not it.is_int(d):
-            raise LayoutError(f"complement({layout}): basis strides are not supported")
-    if len(stride) != 1 and not is_static(stride):
+        if type(d) is not int:
+            if not it.is_int(d):
+                raise LayoutError(f"complement({layout}): basis strides are not supported")
+            run_time = True
+    if run_time and len(stride) != 1:
         raise LayoutError(f"complement({layout}): Dynamic-stride complement only for rank-1 layouts "
                           f"(CuTe static_asserts static strides when the filtered layout has several modes)")
     # CuTe repeatedly takes the first mode of minimal stride: that is a stable sort by stride

@@ -150,15 +150,18 @@ def _coalesced_modes(layout: Layout, op: str):
     shape, stride = clayout._shape, clayout._stride
     if type(shape) is not tuple:
         shape, stride = (shape,), (stride,)
+    run_time = False   # a run-time (DynamicInt) stride among them
     for d in stride:
-        if type(d) is not int and not it.is_int(d):
-            raise LayoutError(f"{op}({layout}): basis strides are not supported")
+        if type(d) is not int:
+            if not it.is_int(d):
+                raise LayoutError(f"{op}({layout}): basis strides are not supported")
+            run_time = True
     preprod = [1]
     p = 1
     for s in shape:
         p *= s
         preprod.append(p)
-    return clayout, shape, stride, preprod
+    return clayout, shape, stride, preprod, run_time
 
 
 @operation("right_inverse")
@@ -172,11 +175,11 @@ def right_inverse(layout):
     Run-time strides are left out (CuTe filters them before sorting), and the chain stops where
     the extent covered becomes a run-time value.
     """
-    clayout, shape, stride, preprod = _coalesced_modes(layout, "right_inverse")
-    kept = [i for i, d in enumerate(stride) if type(d) is not DynamicInt]
-    if len(kept) == len(stride):
+    clayout, shape, stride, preprod, run_time = _coalesced_modes(layout, "right_inverse")
+    if not run_time:
         order = exchange_sort_by_stride(stride)
     else:  # CuTe filters out the run-time strides, then sorts the static ones
+        kept = [i for i, d in enumerate(stride) if type(d) is not DynamicInt]
         order = [kept[k] for k in exchange_sort_by_stride(tuple(stride[i] for i in kept))]
     result_shape, result_stride = [1], [0]
     curr = 1
@@ -203,8 +206,8 @@ def left_inverse(layout):
     @pre static strides (run-time extents are allowed); each non-zero stride is divisible by the size gathered
          before it ("Left inverse divisibility condition")
     """
-    clayout, shape, stride, preprod = _coalesced_modes(layout, "left_inverse")
-    if any(type(d) is DynamicInt for d in stride):
+    clayout, shape, stride, preprod, run_time = _coalesced_modes(layout, "left_inverse")
+    if run_time:
         raise LayoutError(f"left_inverse({layout}): Left inverse requires static strides "
                           f"(CuTe static_asserts is_static on the coalesced strides)")
     order = exchange_sort_by_stride(stride)
