@@ -3,8 +3,9 @@
 Each case is written three ways: the parametric call (symcute.symbolic.parametric),
 a C++ body that builds the same layout with run-time ``int`` parameters and
 ``Int<n>{}`` static leaves and prints CuTe's result, and the core call on the
-instantiated input (core is all-static: it agrees with CuTe as a *function*,
-not always in structure, which is why the C++ side is the specification).
+instantiated input (``subs(values)``: its dynamic leaves are core's run-time
+integers, so core takes CuTe's run-time code paths and must print CuTe's
+result too).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import sympy
 
 import symcute as sc
 from symcute import Layout
+from symcute.core.integer import DynamicInt
 from symcute.symbolic import parametric as P
 from symcute.oracle import cpp_value
 
@@ -197,9 +199,8 @@ OPS = {
     "coalesce": (P.coalesce, lambda c: sc.coalesce(c.inputs[0].subs(c.values))),
     "filter": (P.filter, lambda c: sc.filter(c.inputs[0].subs(c.values))),
     "composition": (P.composition, _core_tiler_op("composition")),
-    "complement": (P.complement, lambda c: sc.complement(c.inputs[0].subs(c.values),
-                                                          c.params.evaluate(c.params.inner(c.inputs[1]),
-                                                                            c.params.check_values(c.values)))),
+    "complement": (P.complement, lambda c: sc.complement(c.inputs[0].subs(c.values), DynamicInt(
+        c.params.evaluate(c.params.inner(c.inputs[1]), c.params.check_values(c.values))))),
     "logical_divide": (P.logical_divide, _core_tiler_op("logical_divide")),
     "zipped_divide": (P.zipped_divide, _core_tiler_op("zipped_divide")),
     "tiled_divide": (P.tiled_divide, _core_tiler_op("tiled_divide")),
@@ -207,9 +208,9 @@ OPS = {
     "logical_product": (P.logical_product, _core_tiler_op("logical_product")),
     "blocked_product": (P.blocked_product, _core_tiler_op("blocked_product")),
     "raked_product": (P.raked_product, _core_tiler_op("raked_product")),
-    "with_shape": (P.with_shape, lambda c: c.inputs[0].subs(c.values).with_shape(
-        *[x if type(x) is int else c.params.evaluate(c.params.inner(x), c.params.check_values(c.values))
-          for x in c.inputs[1]])),
+    "with_shape": (P.with_shape, lambda c: c.inputs[0].subs(c.values).with_shape(tuple(   # make_shape(...)
+        x if type(x) is int else DynamicInt(c.params.evaluate(c.params.inner(x), c.params.check_values(c.values)))
+        for x in c.inputs[1]))),
     "upcast": (P.upcast, lambda c: sc.upcast(c.inputs[0].subs(c.values), c.inputs[1])),
     "downcast": (P.downcast, lambda c: sc.downcast(c.inputs[0].subs(c.values), c.inputs[1])),
 }

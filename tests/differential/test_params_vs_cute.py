@@ -16,6 +16,11 @@ admissible value (a re-checked witness) or that the side conditions do not
 settle.  A result whose exact value exceeds a 32-bit ``int`` (CuTe's run-time
 int wraps there) is counted (``int32-overflow``) and not compared.
 
+Core is checked on the same cases: the operation applied to ``subs(values)``
+(run-time leaves as core's ``DynamicInt``) must print exactly CuTe's text,
+including where the parametric layer refuses an unsettled fact (core, on
+values, returns CuTe's value as CuTe does), and must refuse what CuTe refuses.
+
 CI runs CASES_CI cases per operation (at least 40 must agree); with
 ``SYMCUTE_LARGE=1`` CASES_LARGE (at least 300 agreeing per operation).
 """
@@ -48,6 +53,31 @@ def _overflows_int(layout) -> bool:
     return any(abs(x) > 2**31 - 1 for x in leaves)
 
 
+def _core_check(c, res, counts) -> list[str]:
+    """Core on the instantiated input (run-time leaves DynamicInt) prints what CuTe prints."""
+    counts["cases"] += 1
+    try:
+        mine, err = c.core(), None
+    except SymcuteError as e:
+        mine, err = None, e
+    if not res.ok:
+        counts["refused"] += 1
+        if err is None:
+            return [f"core: {c.text} at {c.values}\n  CuTe refused ({res.status}: {res.error})\n  core: "
+                    f"{mine.cute_str()}"]
+        return []
+    counts["valid"] += 1
+    if err is not None:
+        return [f"core: {c.text} at {c.values}\n  CuTe:  {res.raw_output.strip()}\n  core: {err}"]
+    if _overflows_int(mine):
+        counts["int32-overflow"] += 1
+        return []
+    if _ws(mine.cute_str()) != _ws(res.raw_output):
+        return [f"core: {c.text} at {c.values}\n  CuTe:  {res.raw_output.strip()}\n  core: {mine.cute_str()}"]
+    counts["agree"] += 1
+    return []
+
+
 @pytest.fixture(scope="module")
 def oracle():
     return oracle_or_skip()
@@ -62,6 +92,7 @@ def test_parametric_vs_cute(oracle, op):
     for c in cs:
         res = results[c.key]
         counts["cases"] += 1
+        bad.extend(_core_check(c, res, COUNTS[f"param-core:{op}"]))
         try:
             mine = c.compute()
             err = None

@@ -54,8 +54,11 @@ def test_pasted_cute_print_keeps_dynamic_integers():
 def test_dynamic_strides_do_not_coalesce(MK):
     ps, M, K = MK
     assert str(P.coalesce(P.layout((M, K), (1, M)))) == "(M,K):(1,M)"
-    # core (all static) merges the same values: CuTe's run-time path does not
-    assert sc.coalesce(P.layout((M, K), (1, M)).subs({"M": 128, "K": 32})) == sc.Layout(4096, 1)
+    # subs keeps the run-time leaves (core's DynamicInt): core then takes CuTe's run-time path too
+    inst = P.layout((M, K), (1, M)).subs({"M": 128, "K": 32})
+    assert sc.coalesce(inst).cute_str() == "(128,32):(_1,128)"
+    # the same values all static merge, as CuTe's compile-time path does
+    assert sc.coalesce(sc.Layout((128, 32), (1, 128))) == sc.Layout(4096, 1)
 
 
 def test_missing_condition_is_named():

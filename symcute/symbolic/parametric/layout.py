@@ -6,7 +6,9 @@ declared parameters.  ``str()`` prints in the declared names without
 underscores (symcute's default notation); ``cute_str(values)`` prints what
 CuTe's ``print`` prints for those run-time values (``_128`` static, ``256``
 dynamic); ``subs(values)`` is the core :class:`~symcute.core.Layout` of the
-same printed structure.
+same printed structure, its dynamic leaves core's run-time integers
+(:class:`~symcute.core.integer.DynamicInt`), so core's algebra on it takes the
+same run-time code paths and ``subs(values).cute_str() == cute_str(values)``.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import re
 import sympy
 
 from ...core import Layout
+from ...core.integer import DynamicInt
 from ...core.layout import Underscore
 from ...errors import LayoutError, ParseError, SymcuteError
 from .conditions import Params
@@ -95,20 +98,21 @@ class ParamLayout:
         return self.params.user(sympy.expand(_crd2idx(c, self.shape, self.stride)))
 
     def subs(self, values: dict) -> Layout:
-        """The core Layout CuTe computes for these run-time values (same printed structure)."""
+        """The core Layout CuTe computes for these run-time values: same printed structure, dynamic leaves
+        as core's run-time integers (``DynamicInt``)."""
         inner = self.params.check_values(values)
-        ev = lambda x: x if type(x) is int else self.params.evaluate(x, inner)
+        ev = lambda x: x if type(x) is int else DynamicInt(self.params.evaluate(x, inner))
         return Layout(_map(self.shape, ev), _map(self.stride, ev))
 
     def cute_str(self, values: dict | None = None) -> str:
-        """CuTe's ``print``: static leaves with ``_``; dynamic leaves evaluated at ``values`` if given."""
-        inner = self.params.check_values(values) if values is not None else None
+        """CuTe's ``print``: static leaves with ``_``; dynamic leaves evaluated at ``values`` if given
+        (then it is core's ``subs(values).cute_str()``), else shown as expressions."""
+        if values is not None:
+            return self.subs(values).cute_str()
 
         def leaf(x):
             if type(x) is int:
                 return f"_{x}"
-            if inner is not None:
-                return str(self.params.evaluate(x, inner))
             return show_expr(self.params.user(x))
         return show_tree(self.shape, leaf) + ":" + show_tree(self.stride, leaf)
 
@@ -193,6 +197,8 @@ class dynamic:
 def _leaf_in(x, params: Params, what: str):
     if isinstance(x, dynamic):
         return sympy.Integer(x.value)
+    if type(x) is DynamicInt:   # core's run-time integer: a dynamic constant here
+        return sympy.Integer(int(x))
     if isinstance(x, bool):
         raise LayoutError(f"layout {what} leaf {x!r} is not an integer")
     if isinstance(x, int):
@@ -288,10 +294,14 @@ def layout(shape, stride=None, params: Params | None = None) -> ParamLayout:
 
 
 def lift(core: Layout, params: Params) -> ParamLayout:
-    """A core Layout as a ParamLayout: every leaf static (as CuTe's atom layouts are)."""
+    """A core Layout as a ParamLayout: its static leaves static (as CuTe's atom layouts are), its run-time
+    integers (``DynamicInt``) dynamic constants."""
     if not isinstance(core, Layout):
         raise LayoutError(f"{core!r} is not a layout")
-    return ParamLayout(core.shape, core.stride, params)
+    if core.is_static():
+        return ParamLayout(core.shape, core.stride, params)
+    ev = lambda x: sympy.Integer(int(x)) if type(x) is DynamicInt else x
+    return ParamLayout(_map(core.shape, ev), _map(core.stride, ev), params)
 
 
 # --- notation -------------------------------------------------------------------------------
