@@ -138,13 +138,9 @@ def _largest_value(f) -> tuple[int, list]:
 
 def _register_contract_rule() -> None:
     from ..trace.rules import Rule, register_rule
-    register_rule(Rule("prove_contract", "Check CuTe's value against the operation's documented postcondition "
-                       "(composition: R(c) == A(B(c)); complement: ordered, disjoint, big enough; divides and "
-                       "products against their definitions; casts: the same memory), as calc's quick check does.",
-                       "symcute/symbolic/contracts.py", "contract",
+    register_rule(Rule("prove_contract", "symcute/symbolic/contracts.py", "contract",
                        "proved: CuTe's value meets its contract; refuted: a checked index where it does not",
-                       "用运算的文档后置条件检查 CuTe 的值（composition：R(c) == A(B(c))；complement：有序、不相交、足够大；"
-                       "divide 与 product 按定义；cast：同一块内存），与 calc 的快速检查相同。", origin="symcute"))
+                       origin="symcute"))
 
 
 _register_contract_rule()

@@ -162,7 +162,7 @@ def sources(t, view, extra=()) -> str:
             continue
         seen.add(s.rule)
         r = rule_for(s.rule)
-        rows.append([Raw(md.esc(r.statement_in(t.lang))), Raw(code(r.source, cell=True)),
+        rows.append([Raw(md.esc(t.rule(s.rule))), Raw(code(r.source, cell=True)),
                      Raw(code(r.function, cell=True))])
     return t("sources_intro", version=code(CUTLASS_VERSION)) + "\n\n" + md.table(
         [t("hdr_content"), t("hdr_file"), t("hdr_function")], rows)

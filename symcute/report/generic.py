@@ -76,7 +76,7 @@ def _short(text: str) -> str:
 def _step(view, t, step, k, fstep, proofs) -> list:
     rule = rule_for(step.rule)
     parts = [md.heading(2, t("sec_step", k=k, call=code(_call(view, step)))),
-             t("step_rule", source=code(rule.citation()), statement=md.esc(rule.statement_in(t.lang))),
+             t("step_rule", source=code(rule.citation()), statement=md.esc(t.rule(step.rule))),
              t("step_guarantee", guarantee=code(rule.guarantees))]
     if step.error:
         parts.append(t("step_error", error=code(step.error)))

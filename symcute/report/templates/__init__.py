@@ -37,3 +37,15 @@ class Text:
 
     def has(self, key: str) -> bool:
         return key in self.table
+
+    def rule(self, rule_id: str) -> str:
+        """The rule catalog's statement of ``rule_id`` in words (English where the language has none; a rule
+        without any reads "CuTe's <id>.")."""
+        from .rules_en import STATEMENTS as EN
+        own = EN if self.lang == "en" else _rules(self.lang)
+        return own.get(rule_id) or EN.get(rule_id) or f"CuTe's {rule_id}."
+
+
+def _rules(lang: str) -> dict:
+    from .rules_zh import STATEMENTS
+    return STATEMENTS
