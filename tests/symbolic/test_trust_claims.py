@@ -36,7 +36,7 @@ from ..large import large_run
 from .trust_counts import COUNTS
 
 N_CI = int(os.environ.get("SYMCUTE_CLAIM_TRUST_N", "200"))
-N_LARGE = 6000
+N_LARGE = int(os.environ.get("SYMCUTE_CLAIM_TRUST_LARGE_N", "6000"))
 SEED = int(os.environ.get("SYMCUTE_TRUST_SEED", "20261201"))
 # the large run affords more reference work per claim than CI
 REFERENCE_SECONDS = 3 if large_run() else 2
@@ -129,7 +129,8 @@ def make_claim(rng):
                 except LayoutError:
                     pass
             return C.disjoint(L, M, d, rng.randint(1, M.size()))
-        return C.contains(L, M if rng.random() < 0.5 else core.coalesce(L), None, rng.randint(1, M.size()))
+        b = M if rng.random() < 0.5 else core.coalesce(L)
+        return C.contains(L, b, None, rng.randint(1, b.size()))
     pow2 = rng.random() < 0.5
     tv = rank2(rng, bits, pow2)
     if kind == "vector":
