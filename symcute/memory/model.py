@@ -110,7 +110,8 @@ def cp_async(access_bytes: int, cache: str = "ca", source_stride: int = 16) -> I
     *line group*; groups are served four at a time (a *batch*), group ``g`` of a
     batch entering one wavefront after group ``g - 1``, each bank writing one word
     per wavefront, with no broadcast (two lanes writing one word cost two); batches
-    follow one another.  The ideal is one wavefront per batch.  ``source_stride``:
+    follow one another.  The ideal is one wavefront per batch.  This reproduces every structured probe of
+    the H200 runs 1-4 but not random ones (runs 5-6): an estimate, not a claim.  ``source_stride``:
     the global source of lane ``l`` is ``l * source_stride`` bytes unless the
     sources are given (16: CUTLASS's 16-byte-per-thread copies).
     """
@@ -157,8 +158,8 @@ def cp_async_cost(instr: Instruction, addresses: list, sources: list | None = No
     the lanes are grouped by the 128-byte line of their source (in order of their first lane), the groups
     taken four at a time; in a batch, group ``g``'s words are written at the earliest wavefronts ``>= g``
     where their bank is free (one word per bank per wavefront, no broadcast); a batch costs its last
-    wavefront, its ideal is 1.  Fitted to and checked against 270 measured launches
-    (hw/h200_2026-12-01_memory/, runs 1-4).
+    wavefront, its ideal is 1.  Fitted to run 4 and reproducing runs 1-3 (299 of 305 launches), but 34 of
+    186 random instructions of runs 5-6 (hw/h200_2026-12-01_memory/): an estimate, not a claim.
     """
     if sources is None:
         sources = [lane * instr.source_stride for lane in range(WARP)]

@@ -19,7 +19,7 @@ def judged(request):
     return request.param, rejudge(RUNS / request.param)
 
 
-@pytest.mark.parametrize("run, least", [("run1", 400), ("run2", 700), ("run3", 80), ("run4", 270)])
+@pytest.mark.parametrize("run, least", [("run1", 380), ("run2", 650), ("run3", 60), ("run4", 100), ("run5", 110)])
 def test_every_case_the_model_claims_exactly_agrees_with_the_h200(run, least):
     rows = rejudge(RUNS / run)
     exact = [(c, v) for c, cat, v in rows if cat == "exact"]
@@ -66,20 +66,44 @@ def test_the_declared_timing_dependent_cases_really_move_with_timing_alone():
     pair = [r4[f"pattern:instr=['ldst', 'st', 128];pattern=stride;stride=32;ninstr=4;gap={g}"][0] for g in (0, 2000)]
     assert all(cat == "timing" for c, cat, v in pair)
     assert pair[0][2].measured_wavefronts != pair[1][2].measured_wavefronts
-    # run 4: identical launches of one cp.async copy, one after another
-    repeats = [v.measured_conflicts for n, rows in r4.items() if "thr=(32,8):(8,1);val=(1,1);smem=(128,8):(9,1)" in n and "repeat=" in n
-               for c, cat, v in rows if cat == "timing"]
-    assert len(repeats) == 3 and len(set(repeats)) > 1
+    # run 5: CUTLASS #3172's fill loop (4 warps of 32 conflict-free 16-bit stores): one warp at a time it is
+    # exactly its 128 wavefronts; the warps storing concurrently, three identical launches differ
+    r5 = _by_name("run5")
+    fill = [rows for n, rows in r5.items() if "wstride=64" in n]
+    serial = [v for rows in fill for c, cat, v in rows if c["serial"]]
+    concurrent = [v.measured_conflicts for rows in fill for c, cat, v in rows if not c["serial"]]
+    assert [(v.measured_wavefronts, v.measured_conflicts) for v in serial] == [(128, 0)]
+    assert len(concurrent) == 3 and len(set(concurrent)) > 1 and min(concurrent) > 0
 
 
-def test_cp_async_single_instructions_follow_the_line_group_rule():
-    # run 4: one warp, one cp.async.ca of 4/8/16 bytes, explicit global sources: 1..32 lines, 1..8-way per
-    # line, lines on disjoint or shared banks, lanes blocked or interleaved over the lines
-    rows = [(c, cat, v) for c, cat, v in rejudge(RUNS / "run4") if c["spec"]["family"] == "cpgroups"
-            and c["kind"] != "cpasynccg16"]
-    assert len(rows) >= 150 and all(cat == "exact" and v.verdict == AGREE for c, cat, v in rows)
+def _cp_async(run, family=None):
+    return [(c, cat, v) for c, cat, v in rejudge(RUNS / run) if c["op"] == "ldgsts" and c["kind"] != "cpasynccg16"
+            and (family is None or c["spec"]["family"] == family)]
+
+
+def test_cp_async_line_group_rule_reproduces_the_structured_probes_and_is_not_claimed():
+    # runs 1-3 (measured before the rule) and run 4's line-group probes: every single instruction agrees
+    single = [(c, v) for run in ("run1", "run2", "run3", "run4") for c, cat, v in _cp_async(run)
+              if c["warps"] == 1 and c["ninstr"] == 1]
+    assert len(single) >= 200 and all(v.verdict == AGREE for c, v in single)
+    assert all(cat == "cp.async" for run in ("run1", "run4") for c, cat, v in _cp_async(run))
+    # but fresh random instructions (run 5: irregular sources; run 6: regular sources, random destinations)
+    # mostly disagree: the rule is an estimate, which is why no cp.async count is claimed
+    for run, family, at_most in (("run5", "cprandom", 15), ("run6", "cpregular", 30)):
+        rows = _cp_async(run, family)
+        agree = sum(v.verdict == AGREE for c, cat, v in rows)
+        assert len(rows) >= 90 and agree <= at_most, (run, agree)
     cg = [v for c, cat, v in rejudge(RUNS / "run4") if c["kind"] == "cpasynccg16"]
     assert cg and all(v.measured_conflicts == 0 and v.verdict == "unobservable" for v in cg)
+
+
+def test_cutlass_3172_ldmatrix_trans_read_measured_as_predicted():
+    # run 5: the LDSM_T read of issue #3172's tile, four warps: Sw<3,3,4> 0 conflicts, Sw<3,3,3> 2-way,
+    # unswizzled 8-way, each exactly as predicted
+    rows = {c["spec"]["smem"].split(" ")[0]: v for c, cat, v in rejudge(RUNS / "run5")
+            if c["spec"].get("atom") == "SM75_U16x8_LDSM_T"}
+    assert {k: (v.measured_wavefronts, v.measured_conflicts, v.verdict) for k, v in rows.items()} == {
+        "Sw<3,3,4>": (128, 0, AGREE), "Sw<3,3,3>": (256, 128, AGREE), "Sw<0,0,0>": (1024, 896, AGREE)}
 
 
 def test_every_load_family_and_atom_is_covered(judged):
