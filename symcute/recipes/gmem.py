@@ -25,6 +25,7 @@ import sympy
 from ..core import Layout, _, composition, slice_, zipped_divide
 from ..core.int_tuple import flatten_to_tuple
 from ..trace.derivation import Derivation
+from .records import GmemCheck, GmemChecks
 from .steps import _atom_layout, add_table, cute
 
 CROSS_CHECKS = 6
@@ -100,7 +101,7 @@ def derive_gmem(mma="SM80_16x8x16_F16F16F16F16_TN", atom_layout=(2, 2, 1), tile=
     checks.append(_check("injective", R.prove_injective(P.filter(tv.layout))))
     checks.append(_alignment_check(ps, f))
     checks.append(_cross_check(tiled, ps, gA, bm, bk, BM, BK))
-    add_table(d, "gmem_checks", checks=checks)
+    add_table(d, "gmem_checks", **GmemChecks(tuple(checks)).to_details())
     _copy_section(d, ps, loose, gA, bm, bk, BM, BK)
     return d
 
@@ -199,16 +200,13 @@ def _names(tiled, tv_layout):
     return names + (["rm", "rk"][:rest] if rest <= 2 else [f"r{i}" for i in range(rest)])
 
 
-def _check(claim: str, proof) -> dict:
-    out = {"claim": claim, "verdict": proof.verdict, "method": proof.method}
+def _check(claim: str, proof) -> GmemCheck:
     if proof.refuted:
-        out["witness"] = proof.witness
-        out["coordinate"] = str(proof.coordinate)
-        out["values"] = list(proof.values)
-    return out
+        return GmemCheck(claim, proof.verdict, proof.method, proof.witness, str(proof.coordinate), tuple(proof.values))
+    return GmemCheck(claim, proof.verdict, proof.method)
 
 
-def _static_tv_check(tiled, f, m_expr, k_expr, BM, BK) -> dict:
+def _static_tv_check(tiled, f, m_expr, k_expr, BM, BK) -> GmemCheck:
     """m + BM*k at every (thread, value) equals CuTe's static layout of the BMxBK column-major tile.
 
     Both sides are static integers over a finite domain, so evaluating every
@@ -241,13 +239,12 @@ def _static_tv_check(tiled, f, m_expr, k_expr, BM, BK) -> dict:
             bad = (idx, lin(*digits), ref(idx))
             break
     if bad is None:
-        return {"claim": "static_tv", "verdict": "proved", "method": f"exhaustive over {count} (thread, value) points",
-                "reference": str(ref)}
-    return {"claim": "static_tv", "verdict": "refuted", "method": "exhaustive", "coordinate": str(bad[0]),
-            "values": [bad[1], bad[2]], "witness": {}, "reference": str(ref)}
+        return GmemCheck("static_tv", "proved", f"exhaustive over {count} (thread, value) points",
+                         reference=str(ref))
+    return GmemCheck("static_tv", "refuted", "exhaustive", {}, str(bad[0]), (bad[1], bad[2]), str(ref))
 
 
-def _alignment_check(ps, f) -> dict:
+def _alignment_check(ps, f) -> GmemCheck:
     """v0's two values are adjacent (coefficient 1) and every other coefficient is even: 4-byte aligned pairs."""
     from ..symbolic.parametric.conditions import Decision
     v0 = [a for a in f.axes if a.name == "v0"]
@@ -262,14 +259,12 @@ def _alignment_check(ps, f) -> dict:
                 ok = False
                 witness = v.witness
                 break
-    out = {"claim": "aligned_pairs", "verdict": "proved" if ok else ("refuted" if witness else "unknown"),
-           "method": "every coefficient but v0's is even for all admissible K" if ok else "a coefficient"}
-    if witness:
-        out["witness"] = witness
-    return out
+    return GmemCheck("aligned_pairs", "proved" if ok else ("refuted" if witness else "unknown"),
+                     "every coefficient but v0's is even for all admissible K" if ok else "a coefficient",
+                     witness or None)
 
 
-def _cross_check(tiled, ps, gA, bm, bk, BM, BK) -> dict:
+def _cross_check(tiled, ps, gA, bm, bk, BM, BK) -> GmemCheck:
     """Random admissible (M, K), a random tile, every thread: core's partition_A and offset vs the formula."""
     from ..symbolic.parametric import tensor as T
     rng = random.Random(2026)
@@ -289,9 +284,8 @@ def _cross_check(tiled, ps, gA, bm, bk, BM, BK) -> dict:
             mine = part.layout.subs(vals)
             if off != base + thr.partition_offset("A", tile) or any(
                     mine(i) != core_layout(i) for i in range(core_layout.size())):
-                return {"claim": "cross_check", "verdict": "differs", "method": "core", "witness": vals,
-                        "coordinate": f"thread {t}", "values": [off, base + thr.partition_offset("A", tile)]}
+                return GmemCheck("cross_check", "differs", "core", vals, f"thread {t}",
+                                 (off, base + thr.partition_offset("A", tile)))
             points += core_layout.size()
-    return {"claim": "cross_check", "verdict": "agrees", "method": f"{CROSS_CHECKS} admissible (M, K), "
-            f"{points} (thread, value) points equal to core's partition_A", "instances": CROSS_CHECKS,
-            "points": points}
+    return GmemCheck("cross_check", "agrees", f"{CROSS_CHECKS} admissible (M, K), {points} (thread, value) points "
+                     f"equal to core's partition_A", instances=CROSS_CHECKS, points=points)

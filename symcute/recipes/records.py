@@ -15,7 +15,10 @@ from ..errors import SymcuteError
 
 
 class Record:
-    """Base of the records: JSON round trip by field name; ``ROWS`` names the fields that hold row records."""
+    """Base of the records: JSON round trip by field name; ``ROWS`` names the fields that hold row records.
+
+    A field whose default is None is optional: left out of the details while None, None when absent.
+    """
 
     ROWS: ClassVar[dict] = {}
 
@@ -23,6 +26,8 @@ class Record:
         out = {}
         for f in fields(self):
             v = getattr(self, f.name)
+            if v is None and f.default is None:
+                continue
             out[f.name] = [r.to_details() for r in v] if f.name in self.ROWS and v is not None else _json(v)
         return out
 
@@ -31,6 +36,9 @@ class Record:
         """The record from a step's details (keys of other records in the same step are ignored)."""
         kw = {}
         for f in fields(cls):
+            if f.name not in details and f.default is None:
+                kw[f.name] = None
+                continue
             if f.name not in details:
                 raise SymcuteError(f"report: the {cls.__name__} record has no {f.name!r} (a malformed derivation)")
             v = details[f.name]
@@ -134,3 +142,33 @@ class Retile(Record):
     grouping: str
     atom_num_val: int
     fragment: str
+
+
+# --- gmem ----------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class GmemCheck(Record):
+    """One claim of the gmem recipe, decided for every admissible (M, K) (or by a cross-check of core).
+
+    ``verdict``: the prover's ("proved", "refuted", "unknown"), or a cross-check's "agrees" / "differs";
+    a refutation names its ``witness`` (parameter values), ``coordinate`` and the two ``values``.
+    """
+    claim: str
+    verdict: str
+    method: str
+    witness: dict | None = None
+    coordinate: str | None = None
+    values: tuple | None = None
+    reference: str | None = None     # static_tv: CuTe's static layout of the tile
+    instances: int | None = None     # cross_check: admissible (M, K) tried
+    points: int | None = None        # cross_check: (thread, value) points compared
+
+    @property
+    def failed(self) -> bool:
+        return self.verdict in ("refuted", "differs")
+
+
+@dataclass(frozen=True)
+class GmemChecks(Record):
+    ROWS: ClassVar[dict] = {"checks": GmemCheck}
+    checks: tuple

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from .. import markup as md
 from ..markup import Raw, block, code
+from ..recipes.records import GmemChecks
 
 
 def render(view, t) -> str:
@@ -11,7 +12,7 @@ def render(view, t) -> str:
     tiles = view.table("gmem_tiles")
     part = view.table("gmem_partition")
     form = view.table("gmem_formula")
-    checks = view.table("gmem_checks")["checks"]
+    checks = GmemChecks.from_details(view.table("gmem_checks")).checks
     BM, BK = conf["tile"]
     parts = [md.heading(1, t("gmem_title", mma=code(conf["mma"]), layout=code(conf["atom_layout"]))),
              t("gmem_intro", bm=code(BM), bk=code(BK)),
@@ -46,16 +47,17 @@ def render(view, t) -> str:
              md.heading(2, t("gmem_sec_checks")),
              t("gmem_checks_intro")]
     for c in checks:
-        line = t("gmem_check", claim=t("gmem_claim_" + c["claim"], bm=code(BM), bk=code(BK)),
-                 verdict=t("verdict_" + c["verdict"]) if t.has("verdict_" + c["verdict"])
-                 else t("gmem_verdict_" + c["verdict"]), method=md.esc(c["method"]))
-        if c["verdict"] in ("refuted", "differs"):
-            w = ", ".join(f"{k}={v}" for k, v in c.get("witness", {}).items())
-            line += " " + t("gmem_counterexample", witness=code(w or "-"), coordinate=code(c.get("coordinate", "")),
-                            values=code(" != ".join(str(v) for v in c.get("values", []))))
+        verdict = str(c.verdict)
+        line = t("gmem_check", claim=t("gmem_claim_" + c.claim, bm=code(BM), bk=code(BK)),
+                 verdict=t("verdict_" + verdict) if t.has("verdict_" + verdict) else t("gmem_verdict_" + verdict),
+                 method=md.esc(str(c.method)))
+        if c.failed:
+            w = ", ".join(f"{k}={v}" for k, v in (c.witness or {}).items())
+            line += " " + t("gmem_counterexample", witness=code(w or "-"), coordinate=code(c.coordinate or ""),
+                            values=code(" != ".join(str(v) for v in c.values or ())))
         parts.append(line)
-        if c["claim"] == "static_tv":
-            parts.append(block(f"CuTe, static {BM}x{BK} column-major tile: {c['reference']}"))
+        if c.claim == "static_tv":
+            parts.append(block(f"CuTe, static {BM}x{BK} column-major tile: {c.reference}"))
     if view.has_table("gmem_copy"):
         c = view.table("gmem_copy")
         parts += [md.heading(2, t("gmem_sec_copy")),

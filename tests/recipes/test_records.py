@@ -35,3 +35,19 @@ def test_a_record_missing_a_field_is_a_clear_error():
     with pytest.raises(SymcuteError, match="Retile record has no 'grouping'"):
         Retile.from_details({k: 0 for k in ("V", "upcast_n", "frg_layout_mn", "product_each", "frg_layout_v",
                                             "tiler", "t_tensor", "v_tensor", "result", "atom_num_val", "fragment")})
+
+
+def test_the_gmem_checks_are_records_and_read_back_the_same():
+    from symcute.recipes import derive_gmem
+    from symcute.recipes.records import GmemChecks
+    d = derive_gmem()
+    details = next(s.details for s in d.steps() if s.rule == "table" and s.details["kind"] == "gmem_checks")
+    checks = GmemChecks.from_details(details).checks
+    by_claim = {c.claim: c for c in checks}
+    assert by_claim["cross_check"].verdict == "agrees" and by_claim["cross_check"].instances == 6
+    assert by_claim["static_tv"].reference and not any(c.failed for c in checks)
+    assert "witness" not in GmemChecks(checks).to_details()["checks"][0] or checks[0].witness is not None
+    back = Derivation.from_json(d.to_json())
+    again = next(s.details for s in back.steps() if s.rule == "table" and s.details["kind"] == "gmem_checks")
+    assert [(c.claim, str(c.verdict), c.points) for c in GmemChecks.from_details(again).checks] == \
+        [(c.claim, str(c.verdict), c.points) for c in checks]
