@@ -1,12 +1,14 @@
-"""symcute.trace: derivations (a directed graph of recorded steps, networkx's DiGraph interface) and the rule catalog.
+"""symcute.trace: derivations (a DAG of recorded steps and values, networkx's DiGraph interface) and the rule catalog.
 
 The modules load on first attribute access; networkx itself only when a graph is
-exported to it (``Derivation.graph.to_networkx()``, ``to_graphml``).
+exported through it (``Derivation.graph.to_networkx()``, ``to_graphml``,
+``to_gexf``, ``to_dot``; ``to_json`` needs none).  The graph's schema:
+docs/architecture.md, "The derivation graph".
 """
 
-__all__ = ["Derivation", "Step", "Rule", "RULES", "register_rule", "rule_for"]
+__all__ = ["Derivation", "Step", "Citation", "Rule", "RULES", "register_rule", "rule_for"]
 
-_HOME = {"Derivation": "derivation", "Step": "derivation",
+_HOME = {"Derivation": "derivation", "Step": "derivation", "Citation": "derivation",
          "Rule": "rules", "RULES": "rules", "register_rule": "rules", "rule_for": "rules"}
 
 

@@ -48,6 +48,16 @@ from .rules import STRUCTURAL, citation_of, rule_for
 from .values import describe
 
 
+@dataclass(frozen=True)
+class Citation:
+    """Where a step's rule comes from: CuTe's header and function (and the CUTLASS version), or symcute's module."""
+    origin: str             # "cute" or "symcute"
+    source: str             # cute/layout.hpp, symcute/symbolic/prover.py
+    function: str           # right_inverse, TiledMMA::get_layoutA_TV
+    cutlass: str | None     # "4.2.0" for origin "cute"
+    text: str               # the one line a report prints
+
+
 @dataclass
 class Step:
     """One recorded operation (a step node of the graph), as reports read it."""
@@ -55,10 +65,12 @@ class Step:
     rule: str
     inputs: dict            # argument name -> value node id
     output: str | None      # value node id (None when the step failed or produces no value)
-    details: dict = field(default_factory=dict)
+    details: dict = field(default_factory=dict)   # the payload: intermediate quantities (JSON-native once exported)
     parent: str | None = None
     depth: int = 0
     error: str | None = None
+    citation: Citation | None = None
+    structural: bool = False
 
 
 def make_tuple(*elements) -> tuple:
@@ -285,8 +297,9 @@ class Derivation:
             for name in self.graph.edges[u, node]["arg"].split(","):
                 inputs[name] = u
         outs = list(self.graph.successors(node))
+        cite = Citation(data["origin"], data["source"], data["function"], data.get("cutlass"), data["citation"])
         return Step(node, data["rule"], inputs, outs[0] if outs else None, data["details"],
-                    data.get("parent"), data["depth"], data.get("error"))
+                    data.get("parent"), data["depth"], data.get("error"), cite, bool(data.get("structural")))
 
     def _step_nodes(self, structural: bool, rule: str | None = None) -> list:
         nodes = [n for n, d in self.graph.nodes(data=True) if d.get("role") == "step"

@@ -285,3 +285,15 @@ def test_graphml_with_an_edited_value_is_refused(seed):
     graphml = seed.to_graphml().replace("(8,2,2,2,4,2):(4,256,32,128,1,512)", "(8,2,2,2,4,2):(4,256,32,128,1,511)")
     with pytest.raises(SymcuteError, match="core gives"):
         Derivation.from_graphml(graphml)
+
+
+def test_a_step_reads_back_with_its_typed_citation(seed):
+    step = _top(seed, "right_inverse")
+    assert step.citation.source == "cute/layout.hpp" and step.citation.cutlass == "4.2.0"
+    assert step.citation.text == rule_for("right_inverse").citation() and not step.structural
+    proof = seed.find("prove_right_inverse")[0]
+    assert proof.citation.origin == "symcute" and proof.citation.cutlass is None
+    back = Derivation.from_json(seed.to_json()).step(step.node)
+    assert (back.citation, back.inputs, back.output, back.structural) == (step.citation, step.inputs, step.output, False)
+    # in memory the payload may hold core values; exported (and read back) it is their JSON-native form
+    assert back.details == json.loads(json.dumps(step.details, default=str))
