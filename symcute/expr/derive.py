@@ -144,7 +144,7 @@ def _contract_check(d: Derivation, step, k: int) -> None:
     if p is None or value != d.obj(step.output):
         return
     label = d.graph.nodes[step.output]["label"]
-    add_proof(d, "prove_contract", p, {"result": d.obj(step.output)}, [label, rule], "contract",
+    add_proof(d, "prove_contract", p, {"result": d.ref(step.output)}, [label, rule], "contract",
               _size_or_none(value))
     d.graph.nodes[last_node(d)]["details"]["step"] = k
 
@@ -201,5 +201,5 @@ def _step_check(d: Derivation, step, k: int, args: dict, f) -> None:
         except SymcuteError:
             return
     rid = {"right_inverse": "prove_right_inverse", "left_inverse": "prove_left_inverse"}.get(claim, "prove_equal")
-    add_proof(d, rid, p, {"result": d.obj(step.output)}, lab, claim, n)
+    add_proof(d, rid, p, {"result": d.ref(step.output)}, lab, claim, n)
     d.graph.nodes[last_node(d)]["details"]["step"] = k

@@ -73,6 +73,17 @@ class Step:
     structural: bool = False
 
 
+@dataclass(frozen=True)
+class NodeRef:
+    """A value given by its node (``Derivation.ref``): an input of ``add_step`` that names a node, not an object.
+
+    An object can be the value of several nodes (a step that returns its
+    argument); a recipe recording a claim about *this step's output* says so
+    with ``d.ref(step.output)``.
+    """
+    node: str
+
+
 def make_tuple(*elements) -> tuple:
     """CuTe's ``make_tuple``: the step a derivation records for a tuple argument built from recorded values."""
     return tuple(elements)
@@ -246,7 +257,15 @@ class Derivation:
         return False
 
     def _argument(self, obj) -> str:
+        if type(obj) is NodeRef:
+            if obj.node not in self.graph.nodes or self.graph.nodes[obj.node].get("role") != "value":
+                raise SymcuteError(f"{obj.node!r} is no value node of this derivation")
+            return obj.node
         return self._resolve(obj) if has_identity(obj) else self._new_input(obj)
+
+    def ref(self, node: str) -> NodeRef:
+        """The value node ``node`` as an ``add_step`` input (see :class:`NodeRef`)."""
+        return NodeRef(node)
 
     def _inputs(self, named: dict) -> dict:
         """Argument name -> value node, for the arguments a step is called with (``None`` is no argument)."""
