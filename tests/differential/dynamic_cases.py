@@ -168,6 +168,29 @@ OPS = ["coalesce", "filter", "composition", "complement", "right_inverse", "left
        "make_layout_like", "max_common_layout", "max_common_vector", "nullspace", "cosize"]
 
 
+def documented_cases() -> list[DCase]:
+    """The examples docs/core.md shows, each checked against CuTe."""
+    P = Layout.parse
+    examples = [
+        ("coalesce", (P("(_2,1,_3):(3,_3,_1)"),), sc.coalesce),
+        ("coalesce", (Layout(dynamic((2, 1, 3)), dynamic((3, 3, 1))),), sc.coalesce),
+        ("composition", (P("(256,_4):(_1,256)"), 128), sc.composition),
+        ("logical_divide", (P("(3,_4):(_1,_3)"), P("_2:_1")), sc.logical_divide),
+        ("logical_divide", (P("(_3,_4):(_1,_3)"), P("_2:_1")), sc.logical_divide),
+        ("right_inverse", (P("(_4,8,_2):(_1,_4,32)"),), sc.right_inverse),
+        ("upcast", (P("(_4,8):(_1,4)"), 2), lambda L, n: sc.upcast(L, n)),
+    ]
+    out = []
+    for i, (op, args, fn) in enumerate(examples):
+        if op == "upcast":
+            out.append(DCase(f"dyn-doc#{i}", op, f"upcast<{args[1]}>({text_of(args[0])})",
+                             f"upcast<{args[1]}>({cpp_of(args[0])})", lambda a=args, f=fn: f(*a), args[:1]))
+        else:
+            c = _call(op, i, op, args, lambda a=args, f=fn: f(*a))
+            out.append(DCase(f"dyn-doc#{i}", op, c.text, c.cpp, c.compute, c.inputs))
+    return out
+
+
 def cases(op: str, n: int, seed: int) -> list[DCase]:
     rng = random.Random(f"{seed}:dyn:{op}")
     return [gen(op, rng, i) for i in range(n)]

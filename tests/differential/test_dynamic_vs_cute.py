@@ -23,7 +23,7 @@ import pytest
 
 from symcute import Layout
 from symcute.errors import SymcuteError
-from .dynamic_cases import OPS, cases, cute_show, is_mixed
+from .dynamic_cases import OPS, cases, cute_show, documented_cases, is_mixed
 from .harness import COUNTS, large, oracle_or_skip
 
 SEED = int(os.environ.get("SYMCUTE_DIFF_SEED", "2026"))
@@ -45,11 +45,12 @@ def results(oracle):
     """All operations' cases compiled together: a few large g++ batches instead of one set per operation."""
     n = CASES_LARGE if large() else CASES_CI
     by_op = {op: [c for c in cases(op, n, SEED) if is_mixed(c)] for op in OPS}
+    by_op["documented"] = documented_cases()
     out = oracle.run_exprs({c.key: c.cpp for cs in by_op.values() for c in cs})
     return by_op, out
 
 
-@pytest.mark.parametrize("op", OPS)
+@pytest.mark.parametrize("op", OPS + ["documented"])
 def test_dynamic_vs_cute(results, op):
     by_op, out = results
     counts = COUNTS[f"dynamic:{op}"]
@@ -83,4 +84,4 @@ def test_dynamic_vs_cute(results, op):
     counts["mismatch"] += len(bad)
     print(f"dynamic:{op} {dict(counts)}")
     assert not bad, f"{len(bad)} mismatches in {op}:\n" + "\n".join(bad[:10])
-    assert counts["agree"] >= (200 if large() else 10), (op, dict(counts))
+    assert counts["agree"] >= (len(by_op[op]) if op == "documented" else 200 if large() else 10), (op, dict(counts))
