@@ -9,6 +9,8 @@
 
 from __future__ import annotations
 
+from .derive import OPERANDS
+
 
 def register(sub) -> None:
     p = sub.add_parser("bank", help="shared-memory bank conflicts of a copy, every lane, with witness and fix",
@@ -19,7 +21,7 @@ def register(sub) -> None:
     p.add_argument("--smem", required=True, help="the shared-memory layout")
     p.add_argument("--mma", default="SM80_16x8x16_F16F16F16F16_TN", help="MMA atom (C++ name)")
     p.add_argument("--atom-layout", default="2,2,1", metavar="M,N,K", help="atom layout (default 2,2,1)")
-    p.add_argument("--operand", default="A", type=str.upper, choices=("A", "B", "C"), help="operand (default A)")
+    p.add_argument("--operand", default="A", type=str.upper, choices=OPERANDS, help="operand (default A)")
     p.add_argument("--copy-atom", default="SM75_U32x4_LDSM_N", help="copy atom (C++ name)")
     p.add_argument("--value-type", default="half_t", help="value type (default half_t)")
     p.add_argument("--side", type=str.upper, choices=("S", "D"), help="which side is shared memory (default: "

@@ -40,6 +40,24 @@ def _output_options(p, top: bool) -> None:
                    **({"default": None} if top else kw))
 
 
+OPERANDS = ("A", "B", "C")   # atoms.operand.OPERANDS (not imported: the parser is built before any layer loads)
+
+
+def _mma_options(p, mma: str, atom_layout: str, operand: str | None = "A") -> None:
+    """--mma and --atom-layout (and --operand, one of A, B, C) of the recipes over a TiledMMA."""
+    p.add_argument("--mma", default=mma, help="MMA atom, as spelled in C++")
+    p.add_argument("--atom-layout", default=atom_layout, metavar="M,N,K",
+                   help=f"atom layout shape (default {atom_layout})")
+    if operand is not None:
+        p.add_argument("--operand", default=operand, type=str.upper, choices=OPERANDS,
+                       help=f"operand (default {operand})")
+
+
+def _copy_options(p, copy_atom: str, value_type_help: str) -> None:
+    p.add_argument("--copy-atom", default=copy_atom, help="copy atom, as spelled in C++")
+    p.add_argument("--value-type", default="half_t", help=value_type_help)
+
+
 def register(sub) -> None:
     p = sub.add_parser("derive", help="derive a configuration and print its Markdown proof",
                        description="Record a chain of CuTe operations and print a Markdown proof of it. "
@@ -53,11 +71,8 @@ def register(sub) -> None:
     r = whats.add_parser("retile-d", help="the retile_D analysis of one operand of a TiledMMA",
                          description="get_layoutX_TV, right_inverse, with_shape(Tiler_MN), upcast<TiledNumThr*V>, "
                                      "retile: every intermediate value, named sub-axes, checks.")
-    r.add_argument("--mma", default="SM80_16x8x16_F16F16F16F16_TN", help="MMA atom, as spelled in C++")
-    r.add_argument("--atom-layout", default="2,2,1", metavar="M,N,K", help="atom layout shape (default 2,2,1)")
-    r.add_argument("--operand", default="A", type=str.upper, choices=("A", "B", "C"), help="operand (default A)")
-    r.add_argument("--copy-atom", default="SM75_U32x2_LDSM_N", help="copy atom, as spelled in C++")
-    r.add_argument("--value-type", default="half_t", help="value type of the copy atom (default half_t)")
+    _mma_options(r, "SM80_16x8x16_F16F16F16F16_TN", "2,2,1")
+    _copy_options(r, "SM75_U32x2_LDSM_N", "value type of the copy atom (default half_t)")
     r.add_argument("--values", type=int, metavar="V",
                    help="the fragment's value count V = size<0>(fragment) (default: thread 0's fragment)")
     r.add_argument("--contrast", type=int, metavar="N", help="also show upcast<N>(H) for comparison")
@@ -80,10 +95,8 @@ def register(sub) -> None:
     t = whats.add_parser("tv", help="the TV layouts of a TiledMMA and their right_inverse facts",
                          description="For each operand: the TV layout, its named sub-axes, broadcasts, right "
                                      "inverse, and the inverse identities checked (any catalogued atom, GMMA too).")
-    t.add_argument("--mma", default="SM90_64x64x16_F16F16F16_RS<GMMA::Major::K,GMMA::Major::K>",
-                   help="MMA atom, as spelled in C++")
-    t.add_argument("--atom-layout", default="1,1,1", metavar="M,N,K", help="atom layout shape (default 1,1,1)")
-    t.add_argument("--operand", action="append", type=str.upper, choices=("A", "B", "C"),
+    _mma_options(t, "SM90_64x64x16_F16F16F16_RS<GMMA::Major::K,GMMA::Major::K>", "1,1,1", operand=None)
+    t.add_argument("--operand", action="append", type=str.upper, choices=OPERANDS,
                    help="operand; repeatable (default A, B and C)")
     _output_options(t, top=False)
 
@@ -92,8 +105,7 @@ def register(sub) -> None:
                                      "CTA tiles and partitioned by a TiledMMA's partition_A: the address of every "
                                      "(thread, value) of every tile over named sub-axes, with claims decided for "
                                      "every admissible M and K.")
-    g.add_argument("--mma", default="SM80_16x8x16_F16F16F16F16_TN", help="MMA atom, as spelled in C++")
-    g.add_argument("--atom-layout", default="2,2,1", metavar="M,N,K", help="atom layout shape (default 2,2,1)")
+    _mma_options(g, "SM80_16x8x16_F16F16F16F16_TN", "2,2,1", operand=None)
     g.add_argument("--tile", default="128,32", metavar="BM,BK", help="the CTA tile (default 128,32)")
     g.add_argument("--param", action="append", default=[], metavar="NAME:DIVISOR",
                    help="side condition on M or K (default M:BM, K:BK: full tiles); repeatable")
@@ -102,11 +114,8 @@ def register(sub) -> None:
                          description="Address and bank formulas over named sub-axes, the per-phase bank table, the "
                                      "conflict witness, the exact totals (with an F2 certificate where it applies) "
                                      "and the best swizzle.")
-    b.add_argument("--mma", default="SM80_16x8x16_F16F16F16F16_TN", help="MMA atom, as spelled in C++")
-    b.add_argument("--atom-layout", default="2,2,1", metavar="M,N,K", help="atom layout shape (default 2,2,1)")
-    b.add_argument("--operand", default="A", type=str.upper, choices=("A", "B", "C"), help="operand (default A)")
-    b.add_argument("--copy-atom", default="SM75_U32x4_LDSM_N", help="copy atom, as spelled in C++")
-    b.add_argument("--value-type", default="half_t", help="value type (default half_t)")
+    _mma_options(b, "SM80_16x8x16_F16F16F16F16_TN", "2,2,1")
+    _copy_options(b, "SM75_U32x4_LDSM_N", "value type (default half_t)")
     b.add_argument("--smem", default="(32,64):(64,1)", help="smem layout (CuTe notation or GMMA::Layout_*_Atom[@MxN])")
     b.add_argument("--side", type=str.upper, choices=("S", "D"), help="the shared-memory side (default: the atom's)")
     _output_options(b, top=False)
@@ -192,7 +201,7 @@ def derivation_for(args):
         return recipes.derive_bank(args.mma, args.atom_layout, args.operand, args.copy_atom, args.value_type,
                                    args.smem, side=args.side)
     if args.what == "tv":
-        return recipes.derive_tv(args.mma, args.atom_layout, tuple(args.operand or ("A", "B", "C")))
+        return recipes.derive_tv(args.mma, args.atom_layout, tuple(args.operand or OPERANDS))
     if args.what == "swizzle":
         from ..expr import evaluate
         from ..symbolic.names import parse_names

@@ -174,11 +174,9 @@ def _atom_value(name: str):
     return lambda *targs: mma_atom(_spelling(TypeName(name, tuple(targs))))
 
 
-for _name in WARP_ATOMS:
-    register_function(_name + "{}", _atom_value(_name))
-for _name, *_rest in mma_gmma.all_base_names():
-    register_function(_name + "{}", _atom_value(_name))
-for _name in [f.name for f in mma_umma.FAMILIES if "::" not in f.name] + list(mma_umma.FFMA2) + ["SM120_16x8x32_TN"]:
+_MMA_NAMES = (list(WARP_ATOMS) + [n for n, *_ in mma_gmma.all_base_names()]
+              + [f.name for f in mma_umma.FAMILIES if "::" not in f.name] + list(mma_umma.FFMA2) + ["SM120_16x8x32_TN"])
+for _name in _MMA_NAMES:   # SM80_16x8x16_F16F16F16F16_TN{}, SM90_64x64x16_F16F16F16_SS<...>{}, ...
     register_function(_name + "{}", _atom_value(_name))
 
 
@@ -233,48 +231,22 @@ def _atom_type(name: str) -> bool:
 REGISTRY.register_type_names(_ATOM_TYPES, test=_atom_type)
 
 
-_MMA_METHODS = {
-    "get_layoutA_TV": lambda m: m.get_layoutA_TV(),
-    "get_layoutB_TV": lambda m: m.get_layoutB_TV(),
-    "get_layoutC_TV": lambda m: m.get_layoutC_TV(),
-    "get_thr_layout_vmnk": lambda m: m.get_thr_layout_vmnk(),
-    "thrfrg_A": lambda m, t: m.thrfrg_A(t),
-    "thrfrg_B": lambda m, t: m.thrfrg_B(t),
-    "thrfrg_C": lambda m, t: m.thrfrg_C(t),
-    "tile_size": lambda m, i: m.tile_size(i),
-    "tile_size_mnk": lambda m, i: m.tile_size(i),
-    "permutation_mnk": lambda m, i: m.permutation_mnk(i),
-    "get_slice": lambda m, i: m.get_slice(i),
-    "get_thread_slice": lambda m, i: m.get_slice(i),
-    "layoutA_TV_names": lambda m: m.layoutA_TV_names(),
-    "layoutB_TV_names": lambda m: m.layoutB_TV_names(),
-    "layoutC_TV_names": lambda m: m.layoutC_TV_names(),
-}
-_THR_MMA_METHODS = {
-    "partition_A": lambda s, t: s.partition_A(t),
-    "partition_B": lambda s, t: s.partition_B(t),
-    "partition_C": lambda s, t: s.partition_C(t),
-    "partition_fragment_A": lambda s, t: s.partition_fragment_A(t),
-    "partition_fragment_B": lambda s, t: s.partition_fragment_B(t),
-    "partition_fragment_C": lambda s, t: s.partition_fragment_C(t),
-}
-_COPY_METHODS = {
-    "get_layoutS_TV": lambda c: c.get_layoutS_TV(),
-    "get_layoutD_TV": lambda c: c.get_layoutD_TV(),
-    "tidfrg_S": lambda c, t: c.tidfrg_S(t),
-    "tidfrg_D": lambda c, t: c.tidfrg_D(t),
-    "retile": lambda c, t: c.retile(t),
-    "get_slice": lambda c, i: c.get_slice(i),
-    "get_thread_slice": lambda c, i: c.get_slice(i),
-    "layoutS_TV_names": lambda c: c.layoutS_TV_names(),
-    "layoutD_TV_names": lambda c: c.layoutD_TV_names(),
-}
-_THR_COPY_METHODS = {
-    "partition_S": lambda s, t: s.partition_S(t),
-    "partition_D": lambda s, t: s.partition_D(t),
-    "retile_S": lambda s, t: s.retile_S(t),
-    "retile_D": lambda s, t: s.retile_D(t),
-}
+def _members(*names, **aliases) -> dict:
+    """Methods of the language that are the same-named member functions (``aliases``: language name ->
+    member name); a wrong argument count is the member's own TypeError, reported as the user's input."""
+    table = {n: n for n in names} | aliases
+    return {name: (lambda obj, *args, _member=member: getattr(obj, _member)(*args)) for name, member in table.items()}
+
+
+_MMA_METHODS = _members("get_layoutA_TV", "get_layoutB_TV", "get_layoutC_TV", "get_thr_layout_vmnk", "thrfrg_A",
+                        "thrfrg_B", "thrfrg_C", "tile_size", "permutation_mnk", "get_slice", "layoutA_TV_names",
+                        "layoutB_TV_names", "layoutC_TV_names", tile_size_mnk="tile_size",
+                        get_thread_slice="get_slice")
+_THR_MMA_METHODS = _members("partition_A", "partition_B", "partition_C", "partition_fragment_A",
+                            "partition_fragment_B", "partition_fragment_C")
+_COPY_METHODS = _members("get_layoutS_TV", "get_layoutD_TV", "tidfrg_S", "tidfrg_D", "retile", "get_slice",
+                         "layoutS_TV_names", "layoutD_TV_names", get_thread_slice="get_slice")
+_THR_COPY_METHODS = _members("partition_S", "partition_D", "retile_S", "retile_D")
 
 for _cls, _methods in ((TiledMMA, _MMA_METHODS), (ThrMMA, _THR_MMA_METHODS), (TiledCopy, _COPY_METHODS),
                        (ThrCopy, _THR_COPY_METHODS)):

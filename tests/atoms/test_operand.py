@@ -28,3 +28,9 @@ def test_thread_coordinates_and_rest_names():
 def test_an_unknown_operand_is_refused_by_name(bad):
     with pytest.raises(LayoutError, match=r"operand must be A, B or C, got " + repr(bad).replace("(", r"\(")):
         get_operand(bad)
+
+
+def test_the_cli_choices_are_the_table():
+    # the CLI spells the operands out (its parser is built before any layer loads): they must not drift
+    from symcute.cli.derive import OPERANDS as CLI_OPERANDS
+    assert CLI_OPERANDS == tuple(OPERANDS)
