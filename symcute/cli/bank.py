@@ -4,6 +4,7 @@
     symcute bank --copy-atom SM75_U32x4_LDSM_N --smem 'Sw<3,3,3> o 0 o (32,64):(64,1)'
     symcute bank --tv '(32,1):(1,0)' --smem '(32,32):(32,1)' --value-bits 32
     symcute bank ... --fix          # also search every Sw<B,M,S> over the unswizzled tile
+    symcute bank ... --fix-atoms    # also rank CuTe's smem layout atoms (GMMA, SM80) tiled to the tile
     symcute bank ... --svg FILE     # lanes against banks of the worst instruction
 """
 
@@ -31,6 +32,8 @@ def register(sub) -> None:
     p.add_argument("--vector-bits", type=int, default=None, help="with --tv: bits per access (default: widest)")
     p.add_argument("--op", choices=("ld", "st"), default="ld", help="with --tv: load or store (default ld)")
     p.add_argument("--fix", action="store_true", help="also synthesise the best Swizzle<B,M,S>")
+    p.add_argument("--fix-atoms", action="store_true", help="also rank CuTe's smem layout atoms (GMMA K/MN "
+                   "INTER/SW32/SW64/SW128, the SM80 kernels' atoms) tiled to the smem tile's shape")
     p.add_argument("--svg", metavar="FILE", help="write the lanes-vs-banks picture of the worst instruction")
     p.set_defaults(handler=run)
 
@@ -52,6 +55,9 @@ def run(args) -> int:
             from ..memory.synth import tv_side
             base = _base(smem)
             sides = (base, [tv_side(tv, base, args.value_bits, res.instruction.lane_bytes * 8, args.op)])
+        from ..memory.atom_synth import tv_access
+        access = tv_access(tv, args.value_bits, res.instruction.lane_bytes * 8, args.op)
+        vtype = {8: "uint8_t", 16: "half_t", 32: "float", 64: "double"}.get(args.value_bits)
     else:
         from ..recipes.bank import build_copy, resolve_smem
         _, tc = build_copy(args.mma, args.atom_layout, args.operand, args.copy_atom, args.value_type)
@@ -64,6 +70,8 @@ def run(args) -> int:
             from ..memory.synth import copy_side
             base = _base(smem)
             sides = (base, [copy_side(tc, base, side=args.side)])
+        from ..memory.atom_synth import copy_access
+        access, vtype = copy_access(tc, args.side), args.value_type
     print(console(res, title))
     if sides is not None:
         from ..memory.synth import synthesize_swizzle
@@ -74,6 +82,8 @@ def run(args) -> int:
               f"next: {alts or 'none'}")
         for r in s.reasons:
             print(f"  why not conflict-free: {r}")
+    if args.fix_atoms:
+        _print_atoms(smem, access, vtype)
     if args.svg:
         from .files import writing
         w = res.witness
@@ -92,3 +102,21 @@ def _base(smem):
             raise LayoutError(f"--fix: {smem} swizzles byte addresses; give its unswizzled layout to search")
         return smem.inner
     return smem
+
+
+def _print_atoms(smem, access, value_type) -> None:
+    from ..errors import LayoutError
+    from ..memory.atom_synth import synthesize_smem_layout
+    if value_type is None:
+        raise LayoutError("--fix-atoms needs an element type of 8, 16, 32 or 64 bits")
+    lay = smem.inner if hasattr(smem, "inner") else smem
+    if lay.rank != 2:
+        raise LayoutError(f"--fix-atoms: the smem tile must have two modes, got {lay}")
+    shape = (lay[0].size(), lay[1].size())
+    s = synthesize_smem_layout(shape, [access], value_type)
+    alts = ", ".join(f"{c.name} ({c.total})" for c in s.alternatives[:4])
+    print(f"atoms: best {s.best.name}: {s.best.total} wavefronts (ideal {sum(s.ideal)}) over {shape}; "
+          f"optimal: {', '.join(c.name for c in s.optimal[:6])}; next: {alts or 'none'}")
+    refused = [c for c in s.candidates if not c.valid]
+    if refused:
+        print(f"  refused: {', '.join(c.name for c in refused)}")

@@ -65,3 +65,24 @@ def test_cli_writes_the_svg(tmp_path):
     assert p.code == 0 and out.read_text().startswith("<svg") and "#e74c3c" in out.read_text()
     p = _cli("--smem", "(32,64):(64,1)", "--svg", str(tmp_path / "no" / "such" / "b.svg"))
     assert p.code == 2 and len(p.err.splitlines()) == 1
+
+
+def test_issue_3172_reproduced_with_symcute_bank_and_explained():
+    # CUTLASS #3172: SM75_U16x8_LDSM_T (ldmatrix.x4.trans) reading the (bM=128, bK=32) tile of M-major (128,8)
+    # atoms under Swizzle<3,3,4>, four warps of a (2,2,1) SM80 16x8x16 MMA
+    smem = "Sw<3,3,4> o 0 o (128,(8,4)):(1,(128,1024))"
+    p = _cli("--copy-atom", "SM75_U16x8_LDSM_T", "--mma", "SM80_16x8x16_F32F16F16F32_TN", "--smem", smem,
+             "--fix-atoms")
+    assert p.code == 0, p.err
+    assert "wavefronts: 128 (ideal 128)" in p.out and "conflict-free" in p.out
+    # the certificate: the 3 lane bits that pick a matrix's 8 row addresses (the k of the M-major tile) move
+    # 256/512/1024 bytes (one bank group) and, through the swizzle's Y bits (element bits 7..9), flip the
+    # 16-byte chunk bits 16/32/64: 8 distinct bank groups, dim ker(bank) = 0
+    assert "lane-bit images [272, 544, 1088" in p.out and "dim ker(bank) = 0" in p.out
+    # the atom search puts CuTe's MN-major atoms first and refuses the K-major ones (not contiguous for LDSM_T)
+    assert "atoms: best GMMA::Layout_MN_SW128_Atom" in p.out and "refused: GMMA::Layout_K_SW128_Atom" in p.out
+    # the swizzle that looks right by analogy with K-major tiles, Sw<3,3,3>, is 2-way here; no swizzle 8-way
+    for sw, ways in (("Sw<3,3,3>", "2-way"), ("Sw<0,0,0>", "8-way")):
+        q = _cli("--copy-atom", "SM75_U16x8_LDSM_T", "--mma", "SM80_16x8x16_F32F16F16F32_TN", "--smem",
+                 smem.replace("Sw<3,3,4>", sw))
+        assert q.code == 0 and ways in q.out
