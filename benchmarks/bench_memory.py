@@ -91,6 +91,16 @@ def main(argv=None) -> int:
         s, t = best(lambda: synthesize_swizzle(base, sides), max(1, args.repeat // 2))
         rows.append([f"synthesis: cp.async write + ldmatrix.x4 read of a 32x{k} half tile", f"{s.searched} swizzles",
                      f"best {s.best.swizzle}", f"{t * 1e3:.0f} ms", "-", "-"])
+    from symcute.memory.atom_synth import copy_access, synthesize_smem_layout
+    for k in (64, 32):
+        w = make_tiled_copy(copy_atom("SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>", "half_t"),
+                            Layout((16, k // 8), (k // 8, 1)), Layout((1, 8)))
+        r = make_tiled_copy_A(copy_atom("SM75_U32x4_LDSM_N", "half_t"),
+                              make_tiled_mma("SM80_16x8x16_F16F16F16F16_TN", (2, 2, 1)))
+        acc = [copy_access(w), copy_access(r)]
+        s, t = best(lambda: synthesize_smem_layout((32, k), acc, "half_t"), max(1, args.repeat // 2))
+        rows.append([f"atom synthesis: the same accesses, 32x{k}", f"{len(s.candidates)} layouts",
+                     f"best {s.best.name}", f"{t * 1e3:.0f} ms", "-", "-"])
     head = ["case", "instructions", "wavefronts", "symcute", "per-lane loop", "ratio"]
     if args.markdown:
         print("| " + " | ".join(head) + " |")

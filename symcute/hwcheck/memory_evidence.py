@@ -143,9 +143,9 @@ def category(case: dict, timing_dependent: bool = False) -> str:
 def rejudge(directory) -> list:
     """``(case, category, Verdict)`` for every case of a recorded run, predictions recomputed from each
     case's spec with the current model; raises when a rebuilt case's addresses differ from what ran."""
-    from ..memory.hwcases import build, cp_groups, cp_random, cp_regular, kind_of, predict_counter
+    from ..memory.hwcases import build, cp_factor, cp_groups, cp_random, cp_regular, kind_of, predict_counter
     from ..memory.model import cp_async_regular
-    sourced = {"cpgroups": cp_groups, "cprandom": cp_random, "cpregular": cp_regular}
+    sourced = {"cpgroups": cp_groups, "cprandom": cp_random, "cpregular": cp_regular, "cpfactor": cp_factor}
     d = Path(directory)
     cases = json.loads(_read(d / "cases.json"))
     v4 = "gmode" in _read(d / "memprobe.cu")

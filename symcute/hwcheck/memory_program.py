@@ -150,11 +150,12 @@ def write(directory, which: str = "all") -> list:
     cp.async cases again with 2 us between instructions, one warp at a time), or ``streams`` (run 4: store
     streams by length, width, conflict degree and spacing; cp.async line groups with explicit global
     sources; repeated launches of timing-dependent cases)."""
-    from ..memory.hwcases import all_cases, confirm_cases, regular_cases, spaced_cases, stream_cases
+    from ..memory.hwcases import all_cases, confirm_cases, factor_cases, regular_cases, spaced_cases, stream_cases
     from .. import files
     d = files.output_dir(directory)
     cases = {"all": all_cases, "spaced": spaced_cases, "streams": stream_cases,
-             "confirm": confirm_cases, "regular": regular_cases}[which]()
+             "confirm": confirm_cases, "regular": regular_cases,
+             "factor": factor_cases}[which]()
     files.write(d / "memprobe.cu", program())
     files.write(d / "cases.txt", case_lines(cases))
     files.write(d / "cases.json", json.dumps([{k: v for k, v in c.items() if k not in ("addresses", "gsources")}

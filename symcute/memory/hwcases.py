@@ -118,6 +118,8 @@ def build(spec: dict):
         return model.cp_async(spec["size"]), cp_random(spec)[0], None
     if spec["family"] == "cpregular":
         return model.cp_async(spec["size"]), cp_regular(spec)[0], None
+    if spec["family"] == "cpfactor":
+        return model.cp_async(spec["size"]), cp_factor(spec)[0], None
     if spec["family"] == "tv":
         from .shared import shared_access
         r = shared_access(parse_layout(spec["tv"]), _smem(spec["smem"], spec["value_bits"]), spec["value_bits"],
@@ -520,6 +522,56 @@ def cp_regular(spec: dict) -> tuple:
     dst = [l * size for l in range(WARP_LANES)] if spec.get("dense") else \
         [int(rng.randint(4096 // size)) * size for _ in range(WARP_LANES)]
     return [[dst]], [[src]]
+
+
+def cp_factor(spec: dict) -> tuple:
+    """``(shared addresses, global sources)`` of run 7's cp.async probes, one factor at a time:
+    ``src``: 'dense' (lane l at ``l * size``), 'random_lines' (regular sources, lane -> one of ``lines``
+    lines at random), 'blocked_scatter' / 'interleaved_scatter' (lanes over ``lines`` random lines of 64);
+    ``dst``: 'perm' (a random permutation of the warp's ``32 * size`` bytes), 'random' (random aligned
+    addresses of 4 KB, repeats possible), 'dense' (lane l at ``l * size``)."""
+    rng = np.random.RandomState(spec["seed"])
+    size, lines = spec["size"], spec.get("lines", 1)
+    per = 32 // lines if lines else 32
+    if spec["src"] == "dense":
+        src = [l * size for l in range(WARP_LANES)]
+    elif spec["src"] == "random_lines":
+        return cp_regular({"size": size, "lines": lines, "seed": spec["seed"], "dense": spec["dst"] == "dense"})
+    else:
+        pool = rng.permutation(64)[:lines]
+        if spec["src"] == "blocked_scatter":
+            src = [int(pool[l // per]) * 128 + (l % per) * size for l in range(WARP_LANES)]
+        else:
+            src = [int(pool[l % lines]) * 128 + (l // lines) * size for l in range(WARP_LANES)]
+    if spec["dst"] == "dense":
+        dst = [l * size for l in range(WARP_LANES)]
+    elif spec["dst"] == "perm":
+        dst = [int(x) * size for x in rng.permutation(WARP_LANES)]
+    else:
+        dst = [int(rng.randint(4096 // size)) * size for _ in range(WARP_LANES)]
+    return [[dst]], [[src]]
+
+
+def factor_cases() -> list:
+    """Run 7: which factor of runs 5-6's random instructions the line-group rule misses (predictions
+    recorded before the run)."""
+    out = []
+    rng = np.random.RandomState(707)
+    plans = ([("dense", "perm")] * 30 + [("dense", "random")] * 15 + [("random_lines", "dense")] * 30
+             + [("blocked_scatter", "dense")] * 15 + [("interleaved_scatter", "dense")] * 15
+             + [("blocked_scatter", "perm")] * 15)
+    for seed, (src, dst) in enumerate(plans):
+        size = int(rng.choice([4, 8, 16]))
+        least = max(1, 32 * size // 128)
+        lines = int(rng.choice([l for l in (1, 2, 4, 8, 16, 32) if l >= least]))
+        spec = {"family": "cpfactor", "size": size, "lines": lines, "src": src, "dst": dst, "seed": 7000 + seed}
+        shared, sources = cp_factor(spec)
+        instr = model.cp_async(size)
+        wave, ideal = predict(instr, shared, sources)
+        out.append({"name": case_name(spec), "spec": spec, "kind": kind_of(instr), "op": "ldgsts", "warps": 1,
+                    "ninstr": 1, "serial": True, "gstride": 16, "gap": 0, "addresses": shared, "gsources": sources,
+                    "predicted_wavefronts": wave, "predicted_ideal": ideal})
+    return out
 
 
 def regular_cases() -> list:

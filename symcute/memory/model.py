@@ -164,23 +164,24 @@ def cp_async_cost(instr: Instruction, addresses: list, sources: list | None = No
     if sources is None:
         sources = [lane * instr.source_stride for lane in range(WARP)]
     wave = ideal = 0
+    nb = instr.lane_bytes
     for p in range(0, WARP, instr.phase_lanes):
         groups: dict = {}
         for lane in range(p, min(p + instr.phase_lanes, instr.active_lanes)):
-            if addresses[lane] is not None:
-                groups.setdefault(sources[lane] // LINE_BYTES, []).append(addresses[lane])
+            a = addresses[lane]
+            if a is not None:
+                groups.setdefault(sources[lane] // LINE_BYTES, []).append(a)
         order = list(groups.values())
         for b in range(0, len(order), CP_ASYNC_BATCH):
-            busy: dict = {}
+            busy = [0] * BANKS           # per bank: a bit mask of the wavefronts it already writes in
             end = 0
             for g, lanes in enumerate(order[b:b + CP_ASYNC_BATCH]):
                 for a in lanes:
-                    for w in lane_words(a, instr.lane_bytes):
-                        taken = busy.setdefault(w % BANKS, set())
-                        c = g
-                        while c in taken:
+                    for w in range(a // BANK_BYTES, (a + nb - 1) // BANK_BYTES + 1):
+                        m, c = busy[w % BANKS], g
+                        while m >> c & 1:
                             c += 1
-                        taken.add(c)
+                        busy[w % BANKS] = m | (1 << c)
                         end = max(end, c + 1)
             wave += end
             ideal += 1

@@ -238,8 +238,8 @@ def analyse(bits: np.ndarray, value_bits: int, per_access: int, instr: model.Ins
     wave = per_bank.max(axis=1)
     wave_wk = wave.reshape(warps, nk, nph).sum(axis=2)
     if instr.pair_merge or instr.op == "ldgsts":   # wide loads (model.pair_cost), cp.async (model.cp_async_cost)
-        cost = [[model.instruction_cost(instr, [None if (a < 0 or not active[l]) else int(a)
-                                                for l, a in enumerate(lane_byte[w, k])])
+        lb, act = lane_byte.tolist(), active.tolist()      # plain ints: the per-instruction rules are Python
+        cost = [[model.instruction_cost(instr, [None if (a < 0 or not act[l]) else a for l, a in enumerate(lb[w][k])])
                  for k in range(nk)] for w in range(warps)]
         wave_wk = np.array([[c[0] for c in row] for row in cost], dtype=np.int64).reshape(warps, nk)
         ideal_wk = np.array([[c[1] for c in row] for row in cost], dtype=np.int64).reshape(warps, nk)
