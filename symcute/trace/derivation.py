@@ -134,20 +134,21 @@ class Derivation:
     def call(self, rule: str, fn, args: tuple, kwargs: dict):
         inputs = self._inputs(_bind(fn, args, kwargs))   # bound as called: a nested step cannot shadow them
         start = self._next
-        frame = {"details": {}, "children": []}
+        frame = {"details": {}, "children": [], "inputs": []}
         self._stack.append(frame)
         try:
             out = fn(*args, **kwargs)
         except SymcuteError as e:
             self._stack.pop()
-            self._add_step(rule, fn, inputs, None, frame["details"], error=str(e), children=frame["children"])
+            self._add_step(rule, fn, inputs, None, frame["details"], error=str(e), children=frame["children"],
+                           made=frame["inputs"])
             raise
         except BaseException:
             self._stack.pop()
             raise
         self._stack.pop()
         self._add_step(rule, fn, inputs, out, frame["details"], children=frame["children"], has_output=True,
-                       started=start)
+                       started=start, made=frame["inputs"])
         return out
 
     def note(self, **details) -> None:
@@ -197,6 +198,8 @@ class Derivation:
         n = self._number()
         node = f"in{n}"
         self._value_node(node, obj, n, origin="input")
+        if self._stack:   # made by the code of a running step, not given to the derivation: it learns which
+            self._stack[-1]["inputs"].append(node)
         self._bind_object(obj, node)
         return node
 
@@ -284,7 +287,7 @@ class Derivation:
                               has_output=output is not None)
 
     def _add_step(self, rule, fn, inputs: dict, out, details, error=None, children=None,
-                  has_output=False, started: int | None = None) -> Step:
+                  has_output=False, started: int | None = None, made=()) -> Step:
         n = self._number()
         node = f"s{n}"
         self.graph.add_node(node, role="step", rule=rule, depth=len(self._stack), details=details, error=error,
@@ -304,6 +307,8 @@ class Derivation:
         # steps that ran inside this one finished first; now they learn their parent
         for child in children or ():
             self.graph.nodes[child]["parent"] = node
+        for value in made:
+            self.graph.nodes[value]["within"] = node
         if self._stack:
             self._stack[-1]["children"].append(node)
         return self.step(node)

@@ -218,7 +218,8 @@ def check_graph(doc: dict, source: str) -> None:
     step ``s<n>`` (``producer`` says so), an input node none; a step has at
     most one output and ``order`` ``n``; every ``value -> step`` edge runs
     from a smaller ``order`` to a larger one (so the graph is acyclic); a
-    step's citation is the rule catalog's; a step's parent is a step.
+    step's citation is the rule catalog's; a step's parent is a step, and so
+    is the step an input was made ``within`` (a later one).
     """
     nodes = {}
     for k, node in enumerate(doc["nodes"]):
@@ -263,6 +264,10 @@ def check_graph(doc: dict, source: str) -> None:
             if made_by or not n.startswith("in"):
                 raise SymcuteError(f"{source}: value {n} is an input, yet " +
                                    (f"step {made_by[0]} produces it" if made_by else "its id is not in<n>"))
+            within = node.get("within")
+            if within is not None and not (nodes.get(within, {}).get("role") == "step"
+                                           and nodes[within]["order"] > node["order"]):
+                raise SymcuteError(f"{source}: value {n} was made within {within!r}, which is no later step")
         else:
             step = n.rsplit(".", 1)[0]
             if made_by != [step] or node.get("producer") != step or node.get("index") != 0 \

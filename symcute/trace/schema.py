@@ -33,6 +33,7 @@ VALUE_NODE = {
         "order": SMALL_INT,
         "producer": STEP_ID,
         "index": {"const": 0},
+        "within": STEP_ID,
         "label": SHORT,
     },
     "additionalProperties": False,

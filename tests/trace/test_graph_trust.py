@@ -297,3 +297,18 @@ def test_a_step_reads_back_with_its_typed_citation(seed):
     assert (back.citation, back.inputs, back.output, back.structural) == (step.citation, step.inputs, step.output, False)
     # in memory the payload may hold core values; exported (and read back) it is their JSON-native form
     assert back.details == json.loads(json.dumps(step.details, default=str))
+
+
+def test_inputs_made_inside_a_step_say_which(seed):
+    g = seed.graph
+    inside = [n for n, x in g.nodes(data=True) if x["role"] == "value" and "within" in x]
+    assert inside
+    for n in inside:
+        within = g.nodes[g.nodes[n]["within"]]
+        assert g.nodes[n]["origin"] == "input" and within["role"] == "step" and within["order"] > g.nodes[n]["order"]
+    # the recipe's own inputs (the copy atom, the MMA name) were made by no step
+    assert any(x.get("kind") == "CopyAtom" and "within" not in x for _n, x in g.nodes(data=True))
+    doc = json.loads(seed.to_json())
+    node = next(x for x in doc["nodes"] if x["id"] == inside[0])
+    node["within"] = "s0"
+    _refused(doc, "no later step")
