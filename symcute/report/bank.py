@@ -74,7 +74,7 @@ def render(view, t) -> str:
     parts += [md.heading(2, t("bank_sec_result")),
               t("bank_result", wave=r["wavefronts"], ideal=r["ideal"], ways=r["ways"], conflicts=r["conflicts"],
                 verdict=t("bank_free") if r["conflict_free"] else t("bank_conflicting"),
-                n=r["instructions"], method=t("bank_method_cert") if "F2" in r["method"] else t("bank_method_exact"))]
+                n=r["instructions"], method=t("bank_method_cert") if r["certificate"] else t("bank_method_exact"))]
     for key in r.get("notes", []):
         parts.append(t("bank_note_" + key))
     if r["certificate"]:

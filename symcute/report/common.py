@@ -76,10 +76,14 @@ COLUMN_TEMPLATES = {
     Column.FAILURES: "hdr_failures", Column.DISTINCT_VALUES: "hdr_distinct_values", Column.TARGETS: "hdr_targets",
     Column.EXACT_QUERY: "hdr_exact_query", Column.RESULT: "hdr_result", Column.PART: "hdr_part",
     Column.VERDICT: "hdr_verdict", Column.METHOD: "hdr_method", Column.INDEX_BIT: "hdr_index_bit",
-    Column.NAME: "hdr_name", Column.FLIPS: "hdr_flips_offset_bits",
+    Column.NAME: "hdr_name", Column.FLIPS: "hdr_flips_offset_bits", Column.INPUTS_TRIED: "hdr_inputs_tried",
+    Column.FAILING_INPUT: "hdr_failing_input", Column.BLOCKS: "hdr_blocks", Column.COEFFICIENT: "hdr_coefficient",
+    Column.ROLE: "hdr_role", Column.COLUMN_OF_M: "hdr_column_of_m",
 }
-LABELLED_COLUMN_TEMPLATES = {Column.VIA: "hdr_via", Column.FLIPS_OF: "hdr_flips_of"}
-CELL_TEMPLATES = {Cell.OK: "cell_ok", Cell.DIFFERS: "cell_differs", Cell.FAILS: "cell_fails", Cell.GAP: "cell_gap"}
+LABELLED_COLUMN_TEMPLATES = {Column.VIA: "hdr_via", Column.FLIPS_OF: "hdr_flips_of",
+                             Column.TIMES_WEIGHT: "hdr_times_weight", Column.MOD_OF: "hdr_mod_of"}
+CELL_TEMPLATES = {Cell.OK: "cell_ok", Cell.DIFFERS: "cell_differs", Cell.FAILS: "cell_fails", Cell.GAP: "cell_gap",
+                  Cell.IN_BLOCK: "cell_in_block", Cell.BLOCK: "cell_block"}
 KEY_TEMPLATES = {
     CounterexampleKey.INDEX: "ce_index", CounterexampleKey.COORDINATE: "ce_coordinate",
     CounterexampleKey.INDICES: "ce_indices", CounterexampleKey.COORDINATES: "ce_coordinates",

@@ -29,6 +29,7 @@ from .limits import HOW_TO_CHANGE, exhaustive_limit, _pow2
 from .linear import NotLinear, evaluate, linearize
 from .proof import Certificate, Proof
 from .table import Table
+from .vocabulary import Cell, Column, Labelled
 
 KINDS = ("injective", "contiguous", "aligned")
 
@@ -63,13 +64,13 @@ def each_block(kind: str, G, n: int, m: int, statement: str, step: int = 1, alig
         return f2
     w = _probe(kind, G, n, m, args)
     if w is not None:
-        cert = Certificate("probe", Table(["inputs tried", "failing input"], [["block starts and unit steps", w]]),
+        cert = Certificate("probe", Table([Column.INPUTS_TRIED, Column.FAILING_INPUT], [["block starts and unit steps", w]]),
                            ("a failing input found by evaluating G with core at the block starts 0, 1, 2, 4, ... "
                             "and the in-block steps 1, 2, 4, ..., m-1",))
         return _refuted(kind, G, m, statement, w, args, show, "probe", cert)
     holds, w, evidence, method = exact.decide("block_" + kind, G, n, m, *args)
     if holds is not None:
-        cert = Certificate(method, Table(["exact query", "result"], [[f"a block where {kind} fails", evidence]]),
+        cert = Certificate(method, Table([Column.EXACT_QUERY, Column.RESULT], [[f"a block where {kind} fails", evidence]]),
                            ("G is CuTe's evaluation written exactly in integer arithmetic; every witness is "
                             "re-evaluated with core",))
         if holds:
@@ -85,7 +86,7 @@ def each_block(kind: str, G, n: int, m: int, statement: str, step: int = 1, alig
 def _enumerated(kind, G, n, m, statement, args, show, lim) -> Proof:
     from . import exhaustive
     v = exhaustive.values(G, n, lim).reshape(n // m, m)
-    cert = Certificate("exhaustive", Table(["inputs", "blocks"], [[n, n // m]]), (f"evaluated at all {n} inputs",))
+    cert = Certificate("exhaustive", Table([Column.INPUTS, Column.BLOCKS], [[n, n // m]]), (f"evaluated at all {n} inputs",))
     w = _first_failure(kind, v, m, args)
     if w is None:
         return Proof(statement, "proved", "exhaustive", cert)
@@ -139,12 +140,13 @@ def _linear(kind, G, n, m, statement, args, show, limit) -> Proof:
             raise AssertionError(f"each_block: coefficient of {d.name} does not match core evaluation")
     inner = [d for d in digits if d.weight < m]
     outer = [d for d in digits if d.weight >= m]
-    rows = [[d.name, d.extent, d.weight, d.coef, "in block" if d.weight < m else "block"] for d in digits]
-    header = ["digit", "extent", "weight", "coefficient", "role"]
+    rows = [[d.name, d.extent, d.weight, d.coef, Cell.IN_BLOCK if d.weight < m else Cell.BLOCK] for d in digits]
+    header = [Column.DIGIT, Column.EXTENT, Column.WEIGHT, Column.COEFFICIENT, Column.ROLE]
     if kind == "contiguous":
         step = args[0]
         bad = next((d for d in inner if d.coef != step * d.weight), None)
-        table = Table(header + [f"{step}*weight"], [r + [step * r[2] if r[4] == "in block" else ""] for r in rows])
+        table = Table(header + [Labelled(Column.TIMES_WEIGHT, str(step))],
+                      [r + [step * r[2] if r[4] is Cell.IN_BLOCK else ""] for r in rows])
         cert = Certificate("contiguous", table, (f"G(k*{m} + j) - G(k*{m}) is the in-block part sum(c*x) = "
                                                  f"{step}*j iff every in-block coefficient is {step} times its "
                                                  f"weight",))
@@ -154,7 +156,8 @@ def _linear(kind, G, n, m, statement, args, show, limit) -> Proof:
                         f"digit {bad.name} (weight {bad.weight}) has coefficient {bad.coef}, not {step * bad.weight}")
     if kind == "aligned":
         a = args[0]
-        table = Table(header + [f"mod {a}"], [r + [r[3] % a if r[4] == "block" else ""] for r in rows])
+        table = Table(header + [Labelled(Column.MOD_OF, str(a))],
+                      [r + [r[3] % a if r[4] is Cell.BLOCK else ""] for r in rows])
         cert = Certificate("aligned", table, (f"every block start G(k*{m}) = G(0) + sum of block-digit terms; "
                                               f"G(0) = {base}: all are multiples of {a} iff G(0) and every "
                                               f"block coefficient are",))
@@ -203,8 +206,8 @@ def _f2(kind, G, n, m, statement, args, show):
     if evaluate(G, 0) != c or any(evaluate(G, 1 << j) != M(1 << j) ^ c for j in range(k)):
         return None   # the view disagrees with core at a unit input: no view
     cols = [M(1 << j) for j in range(k)]
-    rows = [[f"bit {j}", "in block" if j < b else "block", col] for j, col in enumerate(cols)]
-    table = Table(["index bit", "role", "column of M"], rows + [["(constant)", "", c]])
+    rows = [[f"bit {j}", Cell.IN_BLOCK if j < b else Cell.BLOCK, col] for j, col in enumerate(cols)]
+    table = Table([Column.INDEX_BIT, Column.ROLE, Column.COLUMN_OF_M], rows + [["(constant)", "", c]])
     if kind == "injective":
         J = F2Matrix.from_function(lambda x: M(x), b, max(M.n_rows, 1))
         cert = Certificate("gf2-block", table, (f"G(k*{m} + j) = M(k*{m}) ^ c ^ J j with J the {b} in-block "

@@ -440,13 +440,6 @@ FORMULA_SCHEMA = {
 }
 
 
-def _json_int(x) -> int:
-    """An integer of a JSON document: a JSON integer, not a float (``1e4008``, ``1.5``) or a bool."""
-    if type(x) is not int:
-        raise ValueError(f"{x!r} is not an integer")
-    return x
-
-
 def formula(layout, names=None) -> Formula:
     """``layout`` as a Formula over named sub-axes.
 

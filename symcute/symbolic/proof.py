@@ -22,8 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .table import Table
-from .vocabulary import Cell, Column, CounterexampleKey, Labelled, Method, Verdict, read_cell, read_column, \
-    read_key
+from .vocabulary import Method, Verdict, read_cell, read_column, read_key
 
 VERDICTS = tuple(v.value for v in Verdict)
 

@@ -72,6 +72,15 @@ class Column(_Term):
     INDEX_BIT = "index bit"
     NAME = "name"
     FLIPS = "flips offset bits"
+    # the claim language's block arguments (symbolic/blocks.py)
+    INPUTS_TRIED = "inputs tried"
+    FAILING_INPUT = "failing input"
+    BLOCKS = "blocks"
+    COEFFICIENT = "coefficient"
+    ROLE = "role"                # Cell.IN_BLOCK / Cell.BLOCK
+    COLUMN_OF_M = "column of M"
+    TIMES_WEIGHT = "{}*weight"   # a block step times each digit's weight
+    MOD_OF = "mod {}"            # each coefficient modulo an alignment
     # named after a side of the claim: the value is the pattern, {} the label
     VIA = "via ({})"             # the chain of values through a composition, per digit
     FLIPS_OF = "{} flips"        # the offset bits one side's index bit flips (GF(2) equality)
@@ -83,6 +92,8 @@ class Cell(_Term):
     DIFFERS = "DIFFERS"
     FAILS = "fails"
     GAP = "gap"
+    IN_BLOCK = "in block"        # a digit (or bit) inside one block
+    BLOCK = "block"              # a digit (or bit) that numbers the blocks
 
 
 class CounterexampleKey(_Term):

@@ -54,6 +54,8 @@ def test_members_print_as_their_serialised_text():
     assert read_column("digit") is Column.DIGIT and read_column("F(G(i))") == "F(G(i))"
     assert read_cell("DIFFERS") is Cell.DIFFERS and read_key("size(lhs)").kind is Key.SIZE
     assert read_column("via ()") == "via ()"     # an empty label is no labelled column
+    assert read_column("4*weight") == Labelled(Column.TIMES_WEIGHT, "4") and read_column("mod 8").label == "8"
+    assert read_cell("in block") is Cell.IN_BLOCK and read_cell("block") is Cell.BLOCK
 
 
 def test_a_conjunction_keeps_its_joined_methods_as_text():

@@ -273,10 +273,6 @@ def _composition_impl(lshape, lstride, rshape, rstride, where):
     return tuple(result_shape), tuple(result_stride)
 
 
-def _coprofile_is_int(rstride) -> bool:
-    return True  # integer strides only in the parametric view: coprofile is 0, coalesce_x whole
-
-
 def _composition(lshape, lstride, rhs, where):
     """``composition(lhs, rhs)`` for ``rhs`` a layout pair, an int, ``_`` or a tiler tuple."""
     if isinstance(rhs, Underscore):
@@ -389,14 +385,6 @@ def _coalesce_shape(shape):
         else:
             out.append(a)
     return out[0] if len(out) == 1 else tuple(out)
-
-
-def _shape_of_cotarget(c):
-    if isinstance(c, (ParamLayout, Layout)):
-        return c.shape
-    if isinstance(c, ParamLayout):
-        return c.shape
-    return c
 
 
 def _cotarget_in(c, params_env):

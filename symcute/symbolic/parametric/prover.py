@@ -162,10 +162,6 @@ def _rebase(L: ParamLayout, ps: Params) -> ParamLayout:
     return ParamLayout(L.shape, L.stride, ps, L.conditions) if L.params != ps else L
 
 
-def _subs_user(ps: Params, values: dict):
-    return {p.name: values[p.name] for p in ps.params}
-
-
 def prove_equal(a: ParamLayout, b: ParamLayout, claim: str | None = None) -> ParamProof:
     """``a(i) == b(i)`` for every index ``i < size`` and every admissible value, and ``size(a) == size(b)``."""
     ps = _union(a, b)
