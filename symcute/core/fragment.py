@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from . import int_tuple as it
+from .integer import is_static
 from .layout import Layout, _, make_layout, make_ordered_layout
 from .products import tiled_product
 from .tensor import Tensor
@@ -17,7 +18,7 @@ def _filter_zeros(stride, shape):
     """CuTe's ``filter_zeros(stride, shape)``: the extents of stride-0 modes become 1."""
     if isinstance(stride, tuple):
         return tuple(_filter_zeros(d, s) for d, s in zip(stride, shape))
-    return it.repeat_like(shape, 1) if stride == 0 else shape
+    return it.repeat_like(shape, 1) if stride == 0 and type(stride) is int else shape   # static zeros only
 
 
 def make_fragment_like(layout):
@@ -27,13 +28,13 @@ def make_fragment_like(layout):
     @result rank > 1: ``tiled_product(make_layout(shape<0>, compact_col_major(filter_zeros(stride<0>, shape<0>))),
             make_ordered_layout(shape<1..R>, stride<1..R>))``: mode 0 compact column-major
             (stride-0 modes stay stride 0), the other modes compact in the order of their strides;
-            rank 1: ``make_layout(shape)``.
+            rank 1, or a shape with a run-time extent (CuTe: ``R > 1 && is_static<Shape>``): ``make_layout(shape)``.
     """
     if isinstance(layout, Tensor):
         return Tensor(make_fragment_like(layout.layout()))
     if not isinstance(layout, Layout):
         return make_layout(layout)
-    if layout.rank <= 1:
+    if layout.rank <= 1 or not is_static(layout.shape):
         return make_layout(layout.shape)
     s0, d0 = layout.shape[0], layout.stride[0]
     block = Layout(s0, it.compact_col_major(_filter_zeros(d0, s0)))

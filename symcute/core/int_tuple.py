@@ -303,6 +303,15 @@ def compact_order(shape: IntTuple, order: IntTuple) -> IntTuple:
         raise LayoutError(f"compact_order: order {order} is not weakly congruent to shape {shape}")
     ref_shape = flatten_to_tuple(product_like(shape, order))
     ref_order = flatten_to_tuple(order)
+    if DynamicInt in map(type, ref_order):
+        # CuTe replaces each run-time order by max_order + 1 + its position (max_order: the largest static
+        # order, from _0), so run-time orders come after every static one, in position order
+        top = 0
+        for o in ref_order:
+            if type(o) is not DynamicInt and top < o:
+                top = o
+        ref_order = tuple(top + 1 + i if type(o) is DynamicInt else o for i, o in enumerate(ref_order))
+        order = unflatten(ref_order, order)
 
     # start(o) = product of the reference extents of smaller order: one sort and one prefix product,
     # not a pass over all modes per mode (20,000 modes would be 4e8 multiplications)

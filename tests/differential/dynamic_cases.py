@@ -84,6 +84,8 @@ def _call(op, i, name, args, fn, cpp_call=None):
 
 def gen(op: str, rng: random.Random, i: int) -> DCase:
     L = mixed(rng, rand_layout(rng))
+    if op == "make_fragment_like":
+        return _call(op, i, op, (L,), lambda: sc.make_fragment_like(L))
     if op in ("coalesce", "filter", "right_inverse", "nullspace", "cosize"):
         fn = getattr(sc, op)
         return _call(op, i, op, (L,), lambda: fn(L))
@@ -91,9 +93,13 @@ def gen(op: str, rng: random.Random, i: int) -> DCase:
         if rng.random() < 0.8:   # CuTe static_asserts static strides: mostly run-time extents
             L = static_strides(rng, rand_layout(rng, kind="compact"))
         return _call(op, i, op, (L,), lambda: sc.left_inverse(L))
-    if op == "make_layout_like":
-        L = static_strides(rng, rand_layout(rng), 0.4)   # CuTe orders the modes by comparing strides
+    if op == "make_layout_like":   # CuTe orders the modes by their strides: run-time ones after the static
         return _call(op, i, op, (L,), lambda: sc.make_layout_like(L))
+    if op == "make_ordered_layout":
+        s = mix(rng, rand_shape(rng, 3, 1), 0.3)
+        n = len(leaves(s))
+        order = mix(rng, like(s, rng.sample(range(n), n)), 0.3)
+        return _call(op, i, op, (s, order), lambda: sc.make_ordered_layout(s, order))
     if op == "composition":
         A = mixed(rng, rand_layout(rng))
         if rng.random() < 0.25 and A.rank > 1:
@@ -165,7 +171,7 @@ def gen(op: str, rng: random.Random, i: int) -> DCase:
 OPS = ["coalesce", "filter", "composition", "complement", "right_inverse", "left_inverse", "with_shape",
        "upcast", "downcast", "logical_divide", "zipped_divide", "tiled_divide", "flat_divide",
        "logical_product", "zipped_product", "tiled_product", "blocked_product", "raked_product",
-       "make_layout_like", "max_common_layout", "max_common_vector", "nullspace", "cosize"]
+       "make_layout_like", "make_ordered_layout", "make_fragment_like", "max_common_layout", "max_common_vector", "nullspace", "cosize"]
 
 
 def documented_cases() -> list[DCase]:
