@@ -11,6 +11,7 @@ from .complement import complement
 from .composed import ComposedLayout
 from .composition import composition
 from .fragment import make_fragment_like
+from .integer import DynamicInt, is_static
 from .divide import flat_divide, logical_divide, tiled_divide, zipped_divide
 from .int_tuple import ceil_div, compact_col_major, compact_row_major, crd2idx, idx2crd, product, shape_div
 from .inverse import left_inverse, right_inverse
@@ -101,6 +102,8 @@ __all__ = [
     "get_swizzle_portion",
     "get_nonswizzle_portion",
     "make_fragment_like",
+    "DynamicInt",
+    "is_static",
     "Tensor",
     "dice",
     "inner_partition",
