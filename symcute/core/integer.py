@@ -36,7 +36,8 @@ def _static_zero(x) -> bool:
 class DynamicInt(int):
     """A run-time integer (CuTe's ``int``): equal to and hashing as the same ``int``, printed ``4``.
 
-    ``str`` is the number (CuTe's print of a run-time int); ``repr`` says ``dynamic(4)``.
+    ``str`` and ``repr`` are the number, as for an ``int`` (messages that show a coordinate or a shape
+    read as before); ``format_int_tuple(t, static_marks=True)`` and ``Layout.cute_str()`` show the kinds.
     """
 
     __slots__ = ()
@@ -47,9 +48,7 @@ class DynamicInt(int):
         return int.__new__(cls, value)
 
     __str__ = int.__repr__
-
-    def __repr__(self) -> str:
-        return f"dynamic({int.__repr__(self)})"
+    __repr__ = int.__repr__
 
     def __getnewargs__(self):
         return (int(self),)
