@@ -9,7 +9,7 @@ takes the details of a derivation re-imported from JSON.  The derivation graph's
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import ClassVar
+from typing import ClassVar, NamedTuple
 
 from ..errors import SymcuteError
 
@@ -58,6 +58,35 @@ def _frozen(v):
     if isinstance(v, list):
         return tuple(_frozen(x) for x in v)
     return v
+
+
+def list_row(cls):
+    """A row stored as the list of its fields (``[name, extent]``): a NamedTuple, so ``row[0]`` and
+    ``row.name`` both read it."""
+    cls.to_details = lambda self: [_json(v) for v in self]
+    cls.from_details = classmethod(lambda c, row: c(*(_frozen(v) for v in row)))
+    return cls
+
+
+# --- every formula step ------------------------------------------------------------------------------
+
+@list_row
+class AxisRow(NamedTuple):
+    """A sub-axis of a formula (the seed's table columns): its name, extent, stride and weight."""
+    name: str
+    extent: int
+    stride: int
+    weight: int
+
+
+@dataclass(frozen=True)
+class FormulaStep(Record):
+    """What every formula step records (``add_formula``); a recipe's own extras are a record of their own."""
+    ROWS: ClassVar[dict] = {"axes": AxisRow}
+    label: str
+    axes: tuple
+    text: str          # the formula in sub-axis order
+    text_zeros: str    # the same with its stride-0 terms kept (0*wn)
 
 
 # --- retile-d (the seed) -----------------------------------------------------------------------------
@@ -172,3 +201,51 @@ class GmemCheck(Record):
 class GmemChecks(Record):
     ROWS: ClassVar[dict] = {"checks": GmemCheck}
     checks: tuple
+
+
+# --- tv ------------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class TVConfiguration(Record):
+    """The atom (an MMA, or a TMEM copy for ``derive_tv_copy``) and its tile."""
+    mma: str                          # the atom's name (a copy atom's for derive_tv_copy)
+    ptx: str
+    header: str
+    arch: str | None
+    tile: tuple
+    threads: int
+    atom_layout: str
+    descriptors: dict                 # operand -> the GMMA descriptor type of a shared-memory operand
+    value_type: str | None = None     # derive_tv_copy: the TMEM value type
+    layout_tv: str | None = None      # derive_tv_copy: the TiledCopy's TiledLayout_TV
+    tiler: tuple | None = None        # derive_tv_copy: Tiler_MN, one text per mode
+
+
+@list_row
+class BroadcastAxis(NamedTuple):
+    """A stride-0 sub-axis of extent > 1."""
+    name: str
+    extent: int
+
+
+@dataclass(frozen=True)
+class TVLayout(Record):
+    """The extra details of a TV layout's formula step ``F_<op>``."""
+    ROWS: ClassVar[dict] = {"broadcast": BroadcastAxis}
+    operand: str
+    tile: tuple
+    broadcast: tuple
+    copies: int                       # product of the broadcast extents: how many TVs hold each element
+    threads: int
+    values: int
+    size: int
+
+
+@dataclass(frozen=True)
+class TVInverse(Record):
+    """The extra details of ``G_<op> = right_inverse(F_<op>)``: the coalesced modes in stride order, and
+    the ones right_inverse skipped (each ``label(stride)`` / ``label``)."""
+    operand: str
+    size: int
+    order: tuple
+    skipped: tuple

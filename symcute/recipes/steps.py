@@ -10,6 +10,7 @@ from .. import symbolic as sym
 from ..core import int_tuple as it
 from ..errors import SymcuteError
 from ..trace.derivation import Derivation
+from .records import AxisRow, FormulaStep
 
 ATOM_AXES = ("wm", "wn", "wk")
 ENUMERATE_LIMIT = 1 << 20   # distinct-value counts and per-value ranges enumerate up to this many inputs
@@ -52,9 +53,9 @@ def _names_tree(mma, op):
     return mma.layout_TV_names(op)
 
 
-def _formula_row(f) -> list:
-    """Sub-axes of a Formula as JSON rows: name, extent, stride, weight."""
-    return [[a.name, a.extent, a.stride, a.weight] for a in f.axes]
+def _formula_row(f) -> tuple:
+    """Sub-axes of a Formula as rows: name, extent, stride, weight."""
+    return tuple(AxisRow(a.name, a.extent, a.stride, a.weight) for a in f.axes)
 
 
 def mode_terms(f, mode: int, size_before: int) -> list:
@@ -166,8 +167,8 @@ def last_node(d: Derivation) -> str:
 
 
 def add_formula(d: Derivation, layout, f, label: str, **extra) -> None:
-    d.add_step("formula", {"layout": layout}, f, {"label": label, "axes": _formula_row(f),
-                                                  "text": str(f), "text_zeros": f.str_with_zeros(),
+    d.add_step("formula", {"layout": layout}, f, {**FormulaStep(label, _formula_row(f), str(f),
+                                                                f.str_with_zeros()).to_details(),
                                                   **_jsonable(extra)})
 
 

@@ -7,6 +7,7 @@ from ..atoms.operand import OPERANDS, get_operand
 from ..core import right_inverse
 from ..core import int_tuple as it
 from ..trace.derivation import Derivation
+from .records import BroadcastAxis, TVConfiguration, TVInverse, TVLayout
 from .steps import (
     _atom_layout, last_node, _names_tree, add_evaluation, add_formula, add_proof, add_table,
     cute,
@@ -29,11 +30,11 @@ def derive_tv(mma="SM90_64x64x16_F16F16F16_SS<GMMA::Major::K,GMMA::Major::K>", a
         tiled = make_tiled_mma(mma, shape_layout)
         d.label(tiled, "mma")
         atom = tiled.atom
-        add_table(d, "tv_configuration", mma=atom.name, ptx=atom.ptx, header=atom.header, arch=atom.arch,
-                  tile=[tiled.tile_size(k) for k in range(3)], threads=tiled.size(),
-                  atom_layout=str(tiled.atom_layout_mnk),
-                  descriptors={o: (atom.frg_type_a if o == "A" else atom.frg_type_b) for o in ("A", "B")
-                               if (atom.frg_type_a if o == "A" else atom.frg_type_b)})
+        descriptors = {o: (atom.frg_type_a if o == "A" else atom.frg_type_b) for o in ("A", "B")
+                       if (atom.frg_type_a if o == "A" else atom.frg_type_b)}
+        add_table(d, "tv_configuration", **TVConfiguration(
+            atom.name, atom.ptx, atom.header, atom.arch, tuple(tiled.tile_size(k) for k in range(3)), tiled.size(),
+            str(tiled.atom_layout_mnk), descriptors).to_details())
         for op in ops:
             _tv_operand(d, tiled, op)
     return d
@@ -57,9 +58,9 @@ def derive_tv_copy(copy_atom="SM100_TMEM_LOAD_32dp32b32x", tmem="(128,32):(65536
         d.label(tc, "tiled_copy")
         atom = tc.atom
         tile = [x.size() for x in tc.tiler_mn] if isinstance(tc.tiler_mn, tuple) else list(tc.tiler_mn)
-        add_table(d, "tv_configuration", mma=atom.name, ptx=atom.ptx, header=atom.header, arch=atom.arch,
-                  tile=tile, threads=tc.size(), atom_layout=str(lay), value_type=str(value_type),
-                  layout_tv=str(tc.layout_tv), tiler=[str(x) for x in tc.tiler_mn], descriptors={})
+        add_table(d, "tv_configuration", **TVConfiguration(
+            atom.name, atom.ptx, atom.header, atom.arch, tuple(tile), tc.size(), str(lay), {}, str(value_type),
+            str(tc.layout_tv), tuple(str(x) for x in tc.tiler_mn)).to_details())
         for op in ops:
             F = tc.get_layoutS_TV() if op == "S" else tc.get_layoutD_TV()
             names = tc.layoutS_TV_names if op == "S" else tc.layoutD_TV_names
@@ -83,8 +84,8 @@ def _tv_layout(d, F, names, tile, op) -> None:
     copies = 1
     for b in bc:
         copies *= b.extent
-    add_formula(d, F, Ff, f"F_{op}", operand=op, tile=list(tile), broadcast=[[b.name, b.extent] for b in bc],
-                copies=copies, threads=T, values=F.size() // T, size=F.size())
+    add_formula(d, F, Ff, f"F_{op}", **TVLayout(op, tuple(tile), tuple(BroadcastAxis(b.name, b.extent) for b in bc),
+                                                copies, T, F.size() // T, F.size()).to_details())
     G = right_inverse(F)
     d.label(G, f"G_{op}")
     with d.paused():
@@ -95,7 +96,7 @@ def _tv_layout(d, F, names, tile, op) -> None:
         strides = it.flatten_to_tuple(det["coalesced"].stride)
         order = [f"{labels[k]}({strides[k]})" for k in det["order"]]
         skipped = [labels[k] for k in det["skipped"]]
-    add_formula(d, G, Gf, f"G_{op}", operand=op, size=G.size(), order=order, skipped=skipped)
+    add_formula(d, G, Gf, f"G_{op}", **TVInverse(op, G.size(), tuple(order), tuple(skipped)).to_details())
     with d.paused():
         checks = [("prove_right_inverse", sym.prove_right_inverse(Ff, Gf, labels=("F", "G")), "right_inverse",
                    G.size(), None),

@@ -51,3 +51,22 @@ def test_the_gmem_checks_are_records_and_read_back_the_same():
     again = next(s.details for s in back.steps() if s.rule == "table" and s.details["kind"] == "gmem_checks")
     assert [(c.claim, str(c.verdict), c.points) for c in GmemChecks.from_details(again).checks] == \
         [(c.claim, str(c.verdict), c.points) for c in checks]
+
+
+def test_the_tv_records_read_back_the_same():
+    from symcute.recipes import derive_tv
+    from symcute.recipes.records import AxisRow, BroadcastAxis, FormulaStep, TVConfiguration, TVInverse, TVLayout
+    d = derive_tv("SM80_16x8x16_F16F16F16F16_TN", (2, 2, 1), ("A",))
+
+    def records(der):
+        conf = next(s.details for s in der.steps() if s.rule == "table" and s.details["kind"] == "tv_configuration")
+        f = next(s.details for s in der.steps() if s.rule == "formula" and s.details["label"] == "F_A")
+        g = next(s.details for s in der.steps() if s.rule == "formula" and s.details["label"] == "G_A")
+        return (TVConfiguration.from_details(conf), FormulaStep.from_details(f), TVLayout.from_details(f),
+                TVInverse.from_details(g))
+    conf, F, f, g = records(d)
+    assert conf.tile == (32, 16, 16) and conf.threads == 128 and conf.tiler is None
+    assert f.broadcast == (BroadcastAxis("wn", 2),) and f.copies == 2 and f.size == 1024
+    assert isinstance(F.axes[0], AxisRow) and F.axes[0].name == F.axes[0][0] == "t0"
+    assert g.size == 512 and "wn" in g.skipped
+    assert records(Derivation.from_json(d.to_json())) == (conf, F, f, g)
