@@ -1,8 +1,9 @@
 """Shared pytest configuration: hypothesis profiles (a larger one behind SYMCUTE_LARGE=1) and the markers.
 
-Markers (registered in pyproject.toml): ``cute`` for tests that compile real CuTe
-(the differential suite, the oracle, any module that builds a CuteOracle) and
-``slow`` for the fuzz suites; ``pytest -m "not cute and not slow"`` is the fast loop.
+Markers (registered in pyproject.toml): ``cute`` for tests that compile real CuTe (every test in
+tests/differential and tests/oracle, and elsewhere each test marked ``@pytest.mark.cute``; a test that runs
+the oracle without the marker fails) and ``slow`` for the fuzz suites and the proof drift check;
+``pytest -m "not cute"`` or ``pytest -m "not cute and not slow"`` is the fast loop.
 """
 
 from pathlib import Path
@@ -26,22 +27,34 @@ def cli():
     return run_cli
 
 
-_CUTE_DIRS = {"differential", "oracle"}
-_CUTE_WORDS = ("CuteOracle", "oracle_or_skip", "symcute.oracle")
-
-
-def _compiles_cute(path: Path, cache: dict) -> bool:
-    if path not in cache:
-        text = path.read_text(encoding="utf-8") if path.suffix == ".py" else ""
-        cache[path] = bool(_CUTE_DIRS & set(path.parts)) or any(w in text for w in _CUTE_WORDS)
-    return cache[path]
+_CUTE_DIRS = {"differential", "oracle"}   # every test there compiles real CuTe
+_RUNNING: list = []                       # the test being run (set by pytest_runtest_protocol below)
 
 
 def pytest_collection_modifyitems(config, items):
-    cache: dict = {}
     for item in items:
         path = Path(str(item.fspath))
-        if _compiles_cute(path, cache):
+        if _CUTE_DIRS & set(path.parts[len(Path(__file__).parent.parts):]):
             item.add_marker(pytest.mark.cute)
         if path.name.startswith("test_fuzz_") or path.name == "test_proofs_drift.py":
             item.add_marker(pytest.mark.slow)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_protocol(item, nextitem):
+    _RUNNING[:] = [item]
+
+
+def pytest_configure(config):
+    """Outside tests/differential and tests/oracle a test that compiles CuTe says so with ``@pytest.mark.cute``;
+    one that runs :class:`CuteOracle` without it fails, so ``-m "not cute"`` never compiles anything."""
+    from symcute.oracle.runner import CuteOracle
+    run = CuteOracle.run
+
+    def guarded(self, *args, **kwargs):
+        item = _RUNNING[0] if _RUNNING else None
+        if item is not None and item.get_closest_marker("cute") is None:
+            pytest.fail(f"{item.nodeid} compiles CuTe but has no cute marker: add @pytest.mark.cute", pytrace=False)
+        return run(self, *args, **kwargs)
+    CuteOracle.run = guarded
+    config.add_cleanup(lambda: setattr(CuteOracle, "run", run))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import assume, given, strategies as st
 
 import symcute as sc
 from symcute import Layout
@@ -74,7 +74,7 @@ def test_retile_regroups_the_fragment(lay, sm, sk, copy, thr):
     try:
         tc = sc.make_tiled_copy_A(sc.copy_atom(copy, "half_t"), mma)
     except LayoutError:   # e.g. too few values for ldmatrix.x4 (CuTe refuses it too)
-        return
+        assume(False)
     shape = (mma.tile_size(0) * sm, mma.tile_size(2) * sk)
     frg = mma.get_slice(thr % mma.size()).partition_fragment_A(shape)
     out = tc.retile(frg)

@@ -66,6 +66,7 @@ def test_free_identifiers_still_name_sub_axes(cli):
     assert out.strip() == "8*m + n"
 
 
+@pytest.mark.cute
 def test_cute_refuses_the_same_spellings():
     """The C++ spellings above do not compile with CuTe's headers either (so refusing them is CuTe's answer)."""
     from tests.differential.harness import oracle_or_skip

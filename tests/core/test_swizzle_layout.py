@@ -117,7 +117,7 @@ def test_composed_o_tiler_is_function_composition(sw, offset, L, data):
     try:
         R = composition(C, T)
     except LayoutError:
-        return  # CuTe's divisibility conditions (checked against CuTe in the differential suite)
+        assume(False)  # CuTe's divisibility conditions (checked against CuTe in the differential suite)
     assert all(R(i) == C(T(i)) for i in range(T.size()))
 
 

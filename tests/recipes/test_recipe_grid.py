@@ -89,6 +89,7 @@ def test_atom_layout_2_1_1_says_nothing_about_a_broadcast():
     assert not BROADCAST_WORDS.search(doc) and "Skipped: none." in doc
 
 
+@pytest.mark.cute
 def test_an_sm70_mma_with_an_sm75_copy_atom_is_built_as_cute_builds_it_and_said_so():
     """CuTe compiles make_tiled_copy_A(Copy_Atom<SM75_U32x2_LDSM_N, half_t>, SM70 MMA) (it checks no
     architecture); symcute returns the same layouts, and the document says what CuTe accepted."""
@@ -108,6 +109,7 @@ def test_a_matching_pair_gets_no_note():
     assert "Note:" not in markdown(derive_retile())
 
 
+@pytest.mark.cute
 def test_permutation_lets_ldsm_x4_load_b_as_cute_does():
     """LDSM x4 for B needs Tile<_32,_32,_16>: without it CuTe's static_assert (too few values) is ours;
     with it the recipe runs, its tile is the permutation's, and the TiledCopy equals CuTe's."""

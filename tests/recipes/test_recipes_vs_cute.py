@@ -13,6 +13,8 @@ from symcute.recipes import SEED, derive_retile, derive_tv
 from ..cute_policy import cute_unavailable
 from ..large import large_run
 
+pytestmark = pytest.mark.cute   # every test here compiles real CuTe
+
 MMA = "auto mma = make_tiled_mma({mma}{{}}, Layout<Shape<{shape}>>{{}}); "
 RETILE = ("auto tc = make_tiled_copy_{op}(Copy_Atom<{copy}, {vt}>{{}}, mma); "
           "auto frag = mma.get_slice(0).partition_fragment_{op}(make_tensor<{vt}>(Shape<_{r},_{c}>{{}})); ")

@@ -125,8 +125,7 @@ CLAIMS = [
 @given(small_layouts(), small_layouts(), st.sampled_from(range(len(CLAIMS))))
 def test_proof_round_trips(a, b, k):
     kind, proof = outcome("prove", CLAIMS[k], a, b)
-    if kind == "error":
-        return
+    assume(kind == "value")   # a refused claim has no proof to round-trip
     back = Proof.from_json(proof.to_json())
     assert back.to_json() == proof.to_json()
     assert str(back) == str(proof)
@@ -145,8 +144,7 @@ def test_derivation_round_trips(L, expr, named):
     names = {"F": "((a,b),(c,d))" if isinstance(L.shape[0], tuple) else
              "(" + ",".join(f"x{i}" for i in range(L.rank)) + ")"} if named else {}
     kind, d = outcome("derive_expr", derive_expr, expr, {"F": str(L)}, names, seconds=30)
-    if kind == "error":
-        return
+    assume(kind == "value")   # a refused expression has no derivation to round-trip
     text = d.to_json()
     back = Derivation.from_json(text)
     assert back.to_json() == text
