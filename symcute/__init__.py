@@ -9,7 +9,7 @@ proofs of layout identities.  The public API uses CuTe's names::
     print(upcast(right_inverse(F).with_shape(32, 16), 1024))
 """
 
-from .errors import LayoutError, LimitError, ParseError, SymcuteError
+from .errors import IntOverflowWarning, LayoutError, LimitError, ParseError, SymcuteError, SymcuteWarning
 from . import markup  # noqa: F401  (a leaf module every layer writes Markdown with; loaded here so that
 #                        `from .. import markup` never goes through the lazy __getattr__ below)
 from .core import *  # noqa: F401,F403  (CuTe's names, re-exported)

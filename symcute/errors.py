@@ -19,3 +19,12 @@ class ParseError(SymcuteError):
 
 class LimitError(SymcuteError):
     """A computation would exceed a configured limit (enumeration size, nesting depth)."""
+
+
+class SymcuteWarning(UserWarning):
+    """Base class of every warning symcute issues: the value returned is CuTe's, with a caveat."""
+
+
+class IntOverflowWarning(SymcuteWarning):
+    """A run-time (dynamic) value does not fit CuTe's 32-bit ``int``: compiled CuTe would overflow
+    (undefined behaviour, in practice a wrapped value) where symcute keeps the exact integer."""

@@ -14,16 +14,21 @@ same run-time code paths and ``subs(values).cute_str() == cute_str(values)``.
 from __future__ import annotations
 
 import re
+import warnings
 
 import sympy
 
 from ...core import Layout
 from ...core.integer import DynamicInt
 from ...core.layout import Underscore
-from ...errors import LayoutError, ParseError, SymcuteError
+from ...errors import IntOverflowWarning, LayoutError, ParseError, SymcuteError
 from .conditions import Params
 from .printing import show_expr, show_tree
 from . import values as V
+
+
+INT_MAX = 2**31 - 1   # CuTe's run-time integers: C++ int
+INT_MIN = -(2**31)
 
 
 def _leaves(t) -> list:
@@ -97,18 +102,48 @@ class ParamLayout:
         c = coord[0] if len(coord) == 1 else coord
         return self.params.user(sympy.expand(_crd2idx(c, self.shape, self.stride)))
 
-    def subs(self, values: dict) -> Layout:
+    def subs(self, values: dict, *, warn_overflow: bool = True) -> Layout:
         """The core Layout CuTe computes for these run-time values: same printed structure, dynamic leaves
-        as core's run-time integers (``DynamicInt``)."""
+        as core's run-time integers (``DynamicInt``).
+
+        Issues an :class:`~symcute.errors.IntOverflowWarning` when a parameter value or a dynamic leaf
+        does not fit CuTe's 32-bit ``int`` (``warn_overflow=False`` for evaluations that are not CuTe's,
+        such as a prover's search for a witness).
+        """
         inner = self.params.check_values(values)
         ev = lambda x: x if type(x) is int else DynamicInt(self.params.evaluate(x, inner))
+        if warn_overflow:
+            self._warn_int_overflow(values, inner)
         return Layout(_map(self.shape, ev), _map(self.stride, ev))
+
+    def _warn_int_overflow(self, values: dict | None, inner: dict | None) -> None:
+        """CuTe's run-time integers are C++ ``int`` (``make_shape(M, K)`` with ``int M, K``): warn where one
+        is beyond it.  Static leaves are types, not run-time ints; an intermediate product that overflows and
+        comes back into range (``(K * 2^20) / 2^20``) is not seen, only the values CuTe stores."""
+        found = [(str(k), v) for k, v in (values or {}).items() if not INT_MIN <= v <= INT_MAX]
+        if not found:
+            for where, tree in (("shape", self.shape), ("stride", self.stride)):
+                for x in _leaves(tree):
+                    if type(x) is int or (inner is None and x.free_symbols):
+                        continue
+                    v = self.params.evaluate(x, inner or {})
+                    if not INT_MIN <= v <= INT_MAX:
+                        found.append((f"{where} leaf {show_expr(self.params.user(x))}", v))
+                        break
+        if found:
+            what, v = found[0]
+            warnings.warn(f"{self}: {what} = {v} does not fit CuTe's 32-bit int (|value| > 2^31 - 1); "
+                          f"compiled CuTe overflows there, symcute keeps the exact value",
+                          IntOverflowWarning, stacklevel=3)
 
     def cute_str(self, values: dict | None = None) -> str:
         """CuTe's ``print``: static leaves with ``_``; dynamic leaves evaluated at ``values`` if given
-        (then it is core's ``subs(values).cute_str()``), else shown as expressions."""
+        (then it is core's ``subs(values).cute_str()``), else shown as expressions.  An
+        :class:`~symcute.errors.IntOverflowWarning` where a run-time value does not fit CuTe's 32-bit ``int``."""
         if values is not None:
-            return self.subs(values).cute_str()
+            self._warn_int_overflow(values, self.params.check_values(values))
+            return self.subs(values, warn_overflow=False).cute_str()
+        self._warn_int_overflow(None, None)   # dynamic constants (pasted CuTe output) are values too
 
         def leaf(x):
             if type(x) is int:

@@ -172,9 +172,10 @@ def prove_equal(a: ParamLayout, b: ParamLayout, claim: str | None = None) -> Par
     if v.decision is Decision.REFUTED:
         w = v.witness
         return ParamProof(claim, "refuted", "sizes differ", _conds(ps), w, "size",
-                          (a.subs(w).size(), b.subs(w).size()))
+                          (a.subs(w, warn_overflow=False).size(), b.subs(w, warn_overflow=False).size()))
     if v.decision is Decision.UNKNOWN:
-        found = _search(ps, lambda w: _first_difference(a.subs(w), b.subs(w)))
+        found = _search(ps, lambda w: _first_difference(a.subs(w, warn_overflow=False),
+                                                        b.subs(w, warn_overflow=False)))
         if found:
             return ParamProof(claim, "refuted", "instantiation search", _conds(ps), *found)
         return ParamProof(claim, "unknown", "size equality not settled", _conds(ps))
@@ -186,7 +187,7 @@ def prove_equal(a: ParamLayout, b: ParamLayout, claim: str | None = None) -> Par
             return ParamProof(claim, "proved", "digits: same sub-axes, equal coefficients where the extent exceeds 1",
                               _conds(ps))
         if witness is not None:
-            A, B = a.subs(witness), b.subs(witness)
+            A, B = a.subs(witness, warn_overflow=False), b.subs(witness, warn_overflow=False)
             idx = _axis_index(fa, bad_axis, ps, witness)
             if A(idx) != B(idx):
                 return ParamProof(claim, "refuted", "digits: a coefficient differs", _conds(ps), witness, idx,
@@ -195,7 +196,8 @@ def prove_equal(a: ParamLayout, b: ParamLayout, claim: str | None = None) -> Par
     if res is not None:
         return ParamProof(claim, res[0], res[1], _conds(ps), *res[2:]) if res[0] == "refuted" else \
             ParamProof(claim, res[0], res[1], _conds(ps))
-    found = _search(ps, lambda w: _first_difference(a.subs(w), b.subs(w)))
+    found = _search(ps, lambda w: _first_difference(a.subs(w, warn_overflow=False),
+                                                    b.subs(w, warn_overflow=False)))
     if found:
         return ParamProof(claim, "refuted", "instantiation search", _conds(ps), *found)
     return ParamProof(claim, "unknown", "no certificate and no counterexample found", _conds(ps))
@@ -264,7 +266,7 @@ def _z3_equal(ps: Params, fa, fb, size):
         inner = {p.inner: m.evaluate(env[p.inner], model_completion=True).as_long() for p in ps.params}
         w = ps.user_values(inner)
         idx = m.evaluate(q, model_completion=True).as_long()
-        A, B = fa.layout.subs(w), fb.layout.subs(w)
+        A, B = fa.layout.subs(w, warn_overflow=False), fb.layout.subs(w, warn_overflow=False)
         if A(idx) != B(idx):
             return ("refuted", "z3 model, re-evaluated with core", w, idx, (A(idx), B(idx)))
     return None
@@ -314,7 +316,7 @@ def prove_injective(layout: ParamLayout) -> ParamProof:
         return ParamProof(claim, res[0], res[1], _conds(ps), *res[2:])
 
     def probe(w):
-        L = layout.subs(w)
+        L = layout.subs(w, warn_overflow=False)
         n = L.size()
         if n > ENUMERATION_LIMIT:
             return None
@@ -379,7 +381,7 @@ def _z3_injective(ps, f, size):
         inner = {p.inner: m.evaluate(env[p.inner], model_completion=True).as_long() for p in ps.params}
         w = ps.user_values(inner)
         i, j = m.evaluate(q1, model_completion=True).as_long(), m.evaluate(q2, model_completion=True).as_long()
-        L = f.layout.subs(w)
+        L = f.layout.subs(w, warn_overflow=False)
         if L(i) == L(j) and i != j:
             return ("refuted", "z3 model, re-evaluated with core", w, (i, j), (L(i), L(j)))
     return None
@@ -445,7 +447,7 @@ def _expected_inner(ps: Params, expected, axis_syms: dict):
 
 def _eval_axes(f: ParamFormula, values: dict, coord: dict) -> int:
     """The layout's offset at the sub-axis coordinate, evaluated with core at ``values``."""
-    L = f.layout.subs(values)
+    L = f.layout.subs(values, warn_overflow=False)
     flat_shape = _leaves(L.shape) if isinstance(L.shape, tuple) else [L.shape]
     names = [a.name for a in f.axes]
     # rebuild the index from the axis digits (omitted static size-1 modes take digit 0)
