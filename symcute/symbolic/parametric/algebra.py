@@ -469,12 +469,19 @@ def _zipped(shape, stride, tiler):
     return _zip2_by(shape, tiler), _zip2_by(stride, tiler)
 
 
+def _arranged(logical, name, layout, tiler, first: bool, second: bool):
+    """CuTe's zipped/tiled/flat arrangements of a logical divide or product (``layout.hpp``): ``zip2_by`` the
+    result by the tiler, then unpack the tile mode (``first``) and the rest mode (``second``) into the top."""
+    s, d = _pair(layout, name)
+    t = _tiler(tiler)
+    zs, zd = _zipped(*logical(s, d, t, f"{name}({_lshow(s, d)}, ...)"), t)
+    return _unpack(zs, zd, first, second) if first or second else (zs, zd)
+
+
 @operation("zipped_divide")
 def zipped_divide(layout, tiler):
     """``((TILE_0, TILE_1, ...), (REST_0, REST_1, ...))``."""
-    s, d = _pair(layout, "zipped_divide")
-    t = _tiler(tiler)
-    return _zipped(*_logical_divide(s, d, t, f"zipped_divide({_lshow(s, d)}, ...)"), t)
+    return _arranged(_logical_divide, "zipped_divide", layout, tiler, False, False)
 
 
 def _unpack(shape, stride, first: bool, second: bool):
@@ -497,19 +504,13 @@ def _unpack(shape, stride, first: bool, second: bool):
 @operation("tiled_divide")
 def tiled_divide(layout, tiler):
     """``((TILE_0, TILE_1, ...), REST_0, REST_1, ...)``."""
-    s, d = _pair(layout, "tiled_divide")
-    t = _tiler(tiler)
-    zs, zd = _zipped(*_logical_divide(s, d, t, "tiled_divide"), t)
-    return _unpack(zs, zd, False, True)
+    return _arranged(_logical_divide, "tiled_divide", layout, tiler, False, True)
 
 
 @operation("flat_divide")
 def flat_divide(layout, tiler):
     """``(TILE_0, TILE_1, ..., REST_0, REST_1, ...)``."""
-    s, d = _pair(layout, "flat_divide")
-    t = _tiler(tiler)
-    zs, zd = _zipped(*_logical_divide(s, d, t, "flat_divide"), t)
-    return _unpack(zs, zd, True, True)
+    return _arranged(_logical_divide, "flat_divide", layout, tiler, True, True)
 
 
 # --- products ---------------------------------------------------------------------------------------
@@ -542,25 +543,20 @@ def logical_product(block, tiler):
 
 @operation("zipped_product")
 def zipped_product(block, tiler):
-    s, d = _pair(block, "zipped_product")
-    t = _tiler(tiler)
-    return _zipped(*_logical_product(s, d, t, "zipped_product"), t)
+    """``((BLOCK_0, BLOCK_1, ...), (TILER_0, TILER_1, ...))``."""
+    return _arranged(_logical_product, "zipped_product", block, tiler, False, False)
 
 
 @operation("tiled_product")
 def tiled_product(block, tiler):
-    s, d = _pair(block, "tiled_product")
-    t = _tiler(tiler)
-    zs, zd = _zipped(*_logical_product(s, d, t, "tiled_product"), t)
-    return _unpack(zs, zd, False, True)
+    """``((BLOCK_0, BLOCK_1, ...), TILER_0, TILER_1, ...)``."""
+    return _arranged(_logical_product, "tiled_product", block, tiler, False, True)
 
 
 @operation("flat_product")
 def flat_product(block, tiler):
-    s, d = _pair(block, "flat_product")
-    t = _tiler(tiler)
-    zs, zd = _zipped(*_logical_product(s, d, t, "flat_product"), t)
-    return _unpack(zs, zd, True, True)
+    """``(BLOCK_0, BLOCK_1, ..., TILER_0, TILER_1, ...)``."""
+    return _arranged(_logical_product, "flat_product", block, tiler, True, True)
 
 
 def _append_to(shape, stride, R):
