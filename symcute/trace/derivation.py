@@ -97,7 +97,7 @@ MEMORY_ONLY = ("obj", "fn")
 
 def has_identity(obj) -> bool:
     """Whether ``obj`` can be matched by identity: not a scalar Python or SymPy shares between computations."""
-    if obj is None or isinstance(obj, (numbers.Number, str, bytes, Underscore)) or obj == ():
+    if obj is None or isinstance(obj, (numbers.Number, str, bytes, Underscore)) or (type(obj) is tuple and not obj):
         return False
     return not type(obj).__module__.startswith("sympy")
 
