@@ -110,8 +110,9 @@ def cp_async(access_bytes: int, cache: str = "ca", source_stride: int = 16) -> I
     *line group*; groups are served four at a time (a *batch*), group ``g`` of a
     batch entering one wavefront after group ``g - 1``, each bank writing one word
     per wavefront, with no broadcast (two lanes writing one word cost two); batches
-    follow one another.  The ideal is one wavefront per batch.  This reproduces every structured probe of
-    the H200 runs 1-4 but not random ones (runs 5-6): an estimate, not a claim.  ``source_stride``:
+    follow one another.  The ideal is one wavefront per batch.  Claimed where each lane's source is
+    ``l * source_stride`` (:func:`cp_async_strided`; H200 runs 1-3 and 7); an estimate for other
+    sources (runs 4-7).  ``source_stride``:
     the global source of lane ``l`` is ``l * source_stride`` bytes unless the
     sources are given (16: CUTLASS's 16-byte-per-thread copies).
     """
@@ -127,27 +128,13 @@ def cp_async(access_bytes: int, cache: str = "ca", source_stride: int = 16) -> I
 CP_ASYNC_BATCH = 4      # line groups served together (the ideal is one wavefront per batch): measured
 
 
-def cp_async_regular(instr: Instruction, addresses: list, sources: list | None = None) -> bool:
-    """Whether one cp.async instruction's global sources are *regular*, the domain where
-    :func:`cp_async_cost` was measured to hold: no two lanes read the same bytes, and in every phase the
-    lanes reading one 128-byte line read it at increasing addresses in lane order (CUTLASS's copies: lane
-    ``l`` at ``l * 16``).  Irregular sources (lanes re-reading a chunk, or reading a line out of order)
-    measured other counts (run 5: 80 of 90 random ones) that no rule here predicts."""
-    if sources is None:
-        sources = [lane * instr.source_stride for lane in range(WARP)]
-    live = [sources[l] for l in range(instr.active_lanes) if addresses[l] is not None]
-    if len(set(live)) != len(live):
-        return False
-    for p in range(0, WARP, instr.phase_lanes):
-        last: dict = {}
-        for lane in range(p, min(p + instr.phase_lanes, instr.active_lanes)):
-            if addresses[lane] is None:
-                continue
-            line = sources[lane] // LINE_BYTES
-            if line in last and sources[lane] <= last[line]:
-                return False
-            last[line] = sources[lane]
-    return True
+def cp_async_strided(sources: list) -> bool:
+    """Whether one cp.async instruction's lanes read their global sources at a constant stride
+    (``src(l) = src(0) + l * stride``, CUTLASS's coalesced copies): the domain where :func:`cp_async_cost`
+    is claimed (H200 runs 1-3 and 7: every such single instruction agrees; sources over scattered lines
+    or lanes assigned to lines at random measured other counts, runs 5-7)."""
+    d = sources[1] - sources[0]
+    return all(sources[l] - sources[l - 1] == d for l in range(2, len(sources))) and d > 0
 
 
 def cp_async_cost(instr: Instruction, addresses: list, sources: list | None = None) -> tuple:
@@ -158,8 +145,9 @@ def cp_async_cost(instr: Instruction, addresses: list, sources: list | None = No
     the lanes are grouped by the 128-byte line of their source (in order of their first lane), the groups
     taken four at a time; in a batch, group ``g``'s words are written at the earliest wavefronts ``>= g``
     where their bank is free (one word per bank per wavefront, no broadcast); a batch costs its last
-    wavefront, its ideal is 1.  Fitted to run 4 and reproducing runs 1-3 (299 of 305 launches), but 34 of
-    186 random instructions of runs 5-6 (hw/h200_2026-12-01_memory/): an estimate, not a claim.
+    wavefront, its ideal is 1.  Exact for strided sources (every single instruction of runs 1-3 and 7's 45
+    fresh ones, hw/h200_2026-12-01_memory/); with sources over scattered lines the wavefronts mostly hold
+    but the ideal does not, and lanes assigned to lines at random break both (runs 5-7).
     """
     if sources is None:
         sources = [lane * instr.source_stride for lane in range(WARP)]

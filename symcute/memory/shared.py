@@ -91,15 +91,15 @@ class SharedAccess:
     certificate: object = None      # an F2 kernel certificate where the addresses are F2-linear
     notes: tuple = field(default=())
     stream_extra: int = 0           # store streams: wavefronts the H200 adds (model.store_stream)
-    timing_dependent: bool = False  # a store stream with a conflicting instruction
+    timing_dependent: bool = False  # a store stream with a conflicting instruction, or a cp.async stream
 
     @property
     def counter_wavefronts(self):
         """What Nsight Compute's wavefront counter shows when the warps run one at a time, each issuing its
         instructions back to back: ``wavefronts`` plus the store-stream extra; None where that count
-        depends on timing (docs/memory.md, "Store streams") and for cp.async, whose count is an estimate
-        (docs/memory.md, "cp.async")."""
-        if self.timing_dependent or self.instruction.op == "ldgsts":
+        depends on timing (docs/memory.md, "Store streams", "cp.async": a store stream with a conflicting
+        instruction, several cp.async instructions)."""
+        if self.timing_dependent:
             return None
         return self.wavefronts + self.stream_extra
 
@@ -260,7 +260,7 @@ def analyse(bits: np.ndarray, value_bits: int, per_access: int, instr: model.Ins
                         for ls in ph.bank_lanes))
     per = tuple((w, k, int(wave_wk[w, k]), int(ideal_wk[w, k])) for w in range(warps) for k in range(nk))
     addrs = np.where(active[None, None, :], lane_byte, -1)
-    extra, timing = 0, False
+    extra, timing = 0, instr.op == "ldgsts" and warps * nk > 1
     for w in range(warps):
         x, t = model.store_stream(instr, [(int(wave_wk[w, k]), int(ideal_wk[w, k])) for k in range(nk)],
                                   [int(((lane_byte[w, k] >= 0) & active).sum()) for k in range(nk)])
@@ -287,10 +287,12 @@ def _model_notes(instr: model.Instruction, warps: int, nk: int, extra: int, timi
         out.append("store concurrent: warps storing at the same time can add wavefronts (timing-dependent); "
                    "the counts assume the warps' stores do not overlap")
     if instr.op == "ldgsts":
-        out.append("cp.async: the shared-memory write is scheduled over the global source's 128-byte lines (each "
-                   "lane's source assumed 16 bytes after the previous lane's, as CUTLASS's copies); the wavefront "
-                   "count is the line-group model's estimate, which reproduces CUTLASS-like patterns on the H200 "
-                   "but not arbitrary ones, so it is not a claim (docs/memory.md, 'cp.async')")
+        out.append("cp.async: the shared-memory write is served by the 128-byte lines of the global source, each "
+                   "lane's source assumed 16 bytes after the previous lane's (CUTLASS's copies); exact on the H200 "
+                   "for one instruction with such sources (docs/memory.md, 'cp.async')")
+        if timing:
+            out.append("cp.async stream: several cp.async instructions: the counter moved by up to 2% between "
+                       "identical launches on the H200, so only the per-instruction count is given")
         if ".cg." in instr.name:
             out.append("cp.async.cg: its shared-memory write is not visible to Nsight Compute's counters")
     return tuple(out)
