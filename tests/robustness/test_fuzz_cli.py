@@ -19,15 +19,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import subprocess
-import sys
 
 import pytest
 from hypothesis import given, strategies as st
 
 from symcute.cli import build_parser
 
-from ..cli_runner import run_cli
+from ..cli_runner import run_cli, run_cli_process
 from .harness import CLI_TIME_BOUND, OUTCOMES, fuzz_settings, outcome
 from .hostile import EXPR_SEEDS, HOSTILE, LAYOUT_SEEDS, MMA_SEEDS, COPY_SEEDS, NAMES_SEEDS, SEED_A, mutated
 
@@ -194,6 +192,5 @@ def test_cli_subprocess(argv):
     """The installed entry point (``python -m symcute``): real argv bytes, real stdout/stderr encodings."""
     env = dict(os.environ, PYTHONIOENCODING="", LC_ALL="C.UTF-8")
     args = [os.fsencode(a) for a in argv]
-    proc = subprocess.run([sys.executable, "-m", "symcute", *args], capture_output=True, timeout=120, env=env)
-    err = proc.stderr.decode("utf-8", "replace")
-    check_exit(argv, proc.returncode, err)
+    code, _, err = run_cli_process(args, env=env, timeout=120)
+    check_exit(argv, code, err)

@@ -24,6 +24,7 @@ from symcute import (Layout, coalesce, complement, composition, downcast, left_i
 from symcute.errors import LimitError
 from symcute.symbolic import limits
 
+from ..cli_runner import run_cli_process
 from .harness import fuzz_settings
 
 P62 = 1 << 62
@@ -122,13 +123,9 @@ CAP = 1 << 30  # 1 GiB of address space: SymPy, numpy and networkx load in less;
 def _run_capped(argv):
     def cap():
         resource.setrlimit(resource.RLIMIT_AS, (CAP, CAP))
-    proc = subprocess.Popen([sys.executable, "-m", "symcute", *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, preexec_fn=cap,
-                            # one BLAS thread: numpy's per-thread buffers on a many-core machine are not the input's
-                            env=dict(os.environ, LC_ALL="C.UTF-8", OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1",
-                                     MKL_NUM_THREADS="1"))
-    out, err = proc.communicate(timeout=300)
-    return proc.returncode, out, err
+    # one BLAS thread: numpy's per-thread buffers on a many-core machine are not the input's
+    env = dict(os.environ, LC_ALL="C.UTF-8", OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", MKL_NUM_THREADS="1")
+    return run_cli_process(argv, env=env, timeout=300, preexec_fn=cap)
 
 
 BIG = f"({P62},2):(2,1)"
