@@ -451,9 +451,10 @@ def run_trust(n: int):
         p = C.prove_claim(c)
         t1 = time.time()
         truth, ref = reference(c, p)
-        kinds[(kind_of(c), p.verdict)] += 1
-        counts[p.verdict] += 1
-        methods[p.method] += 1
+        verdict = str(p.verdict)   # the plain text: an enum member's hash is not its text's
+        kinds[(kind_of(c), verdict)] += 1
+        counts[verdict] += 1
+        methods[str(p.method)] += 1
         refs[ref] += 1
         if os.environ.get("SYMCUTE_TRUST_VERBOSE"):
             print(f"{t1 - t0:6.2f}s {time.time() - t1:6.2f}s {p.verdict:8s} {p.method:11s} {truth} {ref} {c}",
