@@ -2,17 +2,22 @@
 
 For each operation: draw random arguments (the differential suite's generators),
 compute CuTe's value with core (inputs core refuses are CuTe-invalid and are
-skipped, not counted), check the value's contract with ``sym.contract`` and
-count proved / refuted / unknown.  Every refuted case is written to
+skipped, not counted: core raises CuTe's static_assert for them, and the
+differential suite checks that CuTe refuses them too), check the value's
+contract with ``sym.contract`` and count proved / refuted / unknown.  Every part
+of a contract whose domain has at most ``--enumerate-up-to`` inputs (default
+2^20, nearly every random case) is decided by numpy enumeration, exactly; the
+rare larger ones go to the prover within a short time budget.  Every refuted case is written to
 ``--out`` (JSON lines: op, call, value, counterexample) so that
 ``benchmarks/confirm_defects.py`` can compile it with real CuTe.
 
 Usage::
 
-    nice -n 10 timeout 3600 python benchmarks/contract_sweep.py --cases 100000 --out /tmp/sweep.jsonl \\
-        [--ops composition,complement] [--seconds-per-op 600]
+    nice -n 19 timeout 3600 python benchmarks/contract_sweep.py --cases 100000 --out /tmp/sweep.jsonl \\
+        [--ops composition,complement] [--seconds-per-op 600] [--summary /tmp/sweep.json]
 
-Prints one summary line per operation: valid cases, proved, refuted, unknown, seconds.
+Prints one summary line per operation: valid cases, proved, refuted, unknown, seconds, and the
+violation classes (``input feature/broken part:verdict=count``).
 """
 
 from __future__ import annotations
@@ -31,6 +36,7 @@ sys.path.insert(0, str(ROOT))
 import symcute as sc  # noqa: E402
 from symcute import Layout  # noqa: E402
 from symcute.errors import SymcuteError  # noqa: E402
+from symcute.symbolic import exact  # noqa: E402
 from symcute.symbolic.contracts import CONTRACT_OPS, contract  # noqa: E402
 from tests.differential.core_cases import TYPES, rand_layout, rand_tile_layout, rand_tiler  # noqa: E402
 
@@ -61,12 +67,15 @@ def draw(op: str, rng: random.Random):
         return L, rng.choice([1, 2, 5, 8, 16, 32, 64, 100, 128, 256]) * rng.choice([1, 2])
     if op in ("right_inverse", "left_inverse", "coalesce", "filter"):
         return (L,)
-    if op == "logical_divide":
+    if op in ("logical_divide", "zipped_divide", "tiled_divide", "flat_divide"):
         L = rand_layout(rng, kind=rng.choice(["compact", "compact", "any"]))
-        T = rand_tiler(rng, L)
-        return L, T
-    if op == "logical_product":
+        return L, rand_tiler(rng, L)
+    if op in ("logical_product", "zipped_product", "tiled_product", "flat_product", "blocked_product",
+              "raked_product"):
         A = rand_layout(rng, max_rank=2, kind="compact")
+        if op not in ("blocked_product", "raked_product") and A.rank > 1 and rng.random() < 0.25:
+            n = rng.randint(1, A.rank)
+            return A, tuple(_product_tile(rng) for _ in range(n))
         return A, rand_layout(rng, max_rank=2, depth=1, kind=rng.choice(["compact", "any"]))
     if op == "upcast":
         return L, rng.choice([1, 2, 4, 8, 16, 3])
@@ -75,6 +84,16 @@ def draw(op: str, rng: random.Random):
     if op == "recast_layout":
         return L, rng.choice(list(TYPES)), rng.choice(list(TYPES))
     raise ValueError(op)
+
+
+def _product_tile(rng):
+    """One mode of a product's tiler: a small layout, an int or ``_``."""
+    c = rng.random()
+    if c < 0.15:
+        return sc._
+    if c < 0.35:
+        return rng.choice([1, 2, 3, 4])
+    return rand_layout(rng, max_rank=2, depth=1, kind=rng.choice(["compact", "any"]))
 
 
 def _flat_strides(x):
@@ -93,7 +112,7 @@ def violation_class(op: str, args) -> str:
     if any(d < 0 for a in args for d in _flat_strides(a)):
         return "negative stride"
     L = args[0]
-    if op in ("composition", "logical_divide", "logical_product"):
+    if op == "composition" or op.endswith(("_divide", "_product")):
         B = args[1]
         if op == "composition" and isinstance(B, Layout) and B.size() and max(abs(B(i)) for i in range(
                 min(B.size(), 4096))) >= L.size():
@@ -104,22 +123,35 @@ def violation_class(op: str, args) -> str:
     return "other"
 
 
-def sweep(op: str, cases: int, seconds: float, seed: int, out) -> Counter:
+def broken_part(p) -> str:
+    """Which part of the contract failed, read from the conjunction's reason."""
+    text = p.reason or p.statement
+    for key, name in (("size(R) =", "size bound"), ("R(i-1) < R(i)", "order"), ("R(i) != L(j)", "disjoint"),
+                      ("block part", "block part"), ("tile part", "tile part"), ("no stride-0", "stride-0 mode"),
+                      ("image(R)", "image"), ("the same function as", "kept mode")):
+        if key in text:
+            return name
+    return "value"
+
+
+def sweep(op: str, cases: int, seconds: float, seed: int, out, enumerate_up_to: int = 1 << 20) -> Counter:
     rng = random.Random(f"contract:{op}:{seed}")
     counts = Counter()
     start = time.monotonic()
     while counts["valid"] < cases and time.monotonic() - start < seconds:
         args = draw(op, rng)
         try:
-            p = contract(op, *args, limit=1 << 12)
+            with exact.time_budget(300, 1.0):
+                p = contract(op, *args, limit=1 << 12, enumerate_up_to=enumerate_up_to)
         except SymcuteError:
             counts["refused"] += 1  # CuTe refuses these inputs too (the differential suite checks that)
             continue
         counts["valid"] += 1
         counts["vacuous" if p.method == "vacuous" else p.verdict] += 1
         if p.verdict != "proved":
-            counts[f"class:{violation_class(op, args)}:{p.verdict}"] += 1
-            out.write(json.dumps({"op": op, "class": violation_class(op, args), "args": [_text(a) for a in args],
+            cls = f"{violation_class(op, args)}/{broken_part(p)}"
+            counts[f"class:{cls}:{p.verdict}"] += 1
+            out.write(json.dumps({"op": op, "class": cls, "args": [_text(a) for a in args],
                                   "verdict": p.verdict,
                                   "statement": p.statement, "reason": p.reason,
                                   "counterexample": {k: str(v) for k, v in (p.counterexample or {}).items()}})
@@ -136,10 +168,16 @@ def main(argv=None) -> None:
     ap.add_argument("--seconds-per-op", type=float, default=1e9)
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--out", default="contract_sweep.jsonl")
+    ap.add_argument("--summary", default=None, help="write the per-operation counts as JSON here")
+    ap.add_argument("--enumerate-up-to", type=int, default=1 << 20)
     a = ap.parse_args(argv)
+    summary = {}
     with open(a.out, "a", encoding="utf-8") as out:
         for op in a.ops.split(","):
-            c = sweep(op, a.cases, a.seconds_per_op, a.seed, out)
+            c = sweep(op, a.cases, a.seconds_per_op, a.seed, out, a.enumerate_up_to)
+            summary[op] = dict(c)
+            if a.summary:
+                Path(a.summary).write_text(json.dumps(summary, indent=1, sort_keys=True), encoding="utf-8")
             classes = " ".join(f"{k[6:]}={v}" for k, v in sorted(c.items()) if k.startswith("class:"))
             print(f"{op}: valid={c['valid']} proved={c['proved']} vacuous={c['vacuous']} "
                   f"refuted={c['refuted']} unknown={c['unknown']} refused={c['refused']} seconds={c['seconds']} "

@@ -4,6 +4,15 @@ A stride ``v@1@0`` (CuTe's print of ``v * E<0,1>``) sends a coordinate to the
 codomain mode ``get<0,1>``; CuTe prints the mode path in reverse, so the text
 ``1@1@0`` holds ``modes == (0, 1)``.  Composition with a basis-strided right-hand
 side selects that mode of the left-hand side (``basis_get``).
+
+A stride may also be a multi-term ``ArithmeticTuple`` (``make_arithmetic_tuple(1,1)``,
+or ``E<0>{} + E<1>{}``): ``(4,4):((1,1),(3,1))``.  CuTe 4.2 compiles such a layout
+and prints it, its size, rank, depth, shape, stride, modes, ``append`` and
+``select``, but no evaluation and no algebra: ``arithmetic_tuple.hpp`` has no
+``operator*`` of an integer and an ArithmeticTuple, so ``L(1)``, ``cosize``,
+``coalesce``, ``composition`` ... fail to compile.  symcute keeps the stride as
+an :class:`ArithmeticTuple` leaf and raises :class:`ArithmeticTupleStrideError`
+(a LayoutError naming the stride) wherever CuTe would need that product.
 """
 
 from __future__ import annotations
@@ -62,11 +71,64 @@ class ScaledBasis:
         return t
 
 
+class ArithmeticTupleStrideError(LayoutError):
+    """CuTe refuses the operation: it needs ``int * ArithmeticTuple`` (or an order of them), which CuTe lacks.
+    ``reason`` is the stride's own message; the operations reword the message around it."""
+
+    arithmetic_stride = True
+
+    def __init__(self, message: str, reason: str | None = None):
+        super().__init__(message)
+        self.reason = reason or message
+
+
 @dataclass(frozen=True)
 class ArithmeticTuple:
-    """A codomain coordinate: what a basis-strided layout returns (CuTe's ``ArithmeticTuple``)."""
+    """A codomain coordinate: what a basis-strided layout returns (CuTe's ``ArithmeticTuple``);
+    also a multi-term stride leaf (``(4,4):((1,1),(3,1))``), which CuTe prints and sizes but never
+    evaluates (see the module docstring)."""
 
     items: tuple
+
+    def _reason(self, what: str) -> str:
+        return (f"the arithmetic-tuple stride {self} {what}: CuTe (arithmetic_tuple.hpp) has no operator* of an "
+                f"integer and an ArithmeticTuple, so it compiles and prints a layout with such a stride (and its "
+                f"size, rank, shape, stride and modes) but refuses to evaluate it or compute on it")
+
+    def _refused(self, what: str):
+        raise ArithmeticTupleStrideError(self._reason(what))
+
+    def _refused_in(self, call: str):
+        """Refuse ``call`` (the user's operation, named), as CuTe does."""
+        reason = self._reason("is no integer")
+        raise ArithmeticTupleStrideError(f"{call}: CuTe refuses it: {reason}", reason)
+
+    def __mul__(self, k):
+        self._refused(f"times {k}")
+
+    __rmul__ = __mul__
+
+    def __lt__(self, other):
+        self._refused("has no order")
+
+    __le__ = __gt__ = __ge__ = __lt__
+
+    def __abs__(self):
+        self._refused("has no absolute value")
+
+    def __floordiv__(self, other):
+        self._refused(f"divided by {other}")
+
+    __rfloordiv__ = __mod__ = __rmod__ = __truediv__ = __rtruediv__ = __floordiv__
+
+    def __neg__(self):
+        return ArithmeticTuple(_negate(self.items))
+
+    def __index__(self):
+        self._refused("is no integer")
+
+    def __int__(self):
+        self._refused("is no integer")
 
     @staticmethod
     def of(e: ScaledBasis) -> "ArithmeticTuple":
@@ -95,6 +157,28 @@ class ArithmeticTuple:
 
     def __str__(self) -> str:
         return format_int_tuple(self.items)
+
+
+def _negate(t):
+    return tuple(_negate(x) for x in t) if isinstance(t, tuple) else -t
+
+
+def arithmetic_tuple_stride(items, where: str) -> ArithmeticTuple:
+    """The stride leaf ``items`` (a tuple of ints, nested tuples of ints) as an ArithmeticTuple, as CuTe's
+    ``make_arithmetic_tuple`` builds it; ``where`` names the layout for the error."""
+    def check(t):
+        if isinstance(t, tuple):
+            for x in t:
+                check(x)
+        elif isinstance(t, bool) or not isinstance(t, int):
+            raise LayoutError(f"{where}: the arithmetic-tuple stride {_text(items)} holds {t}; symcute "
+                              f"represents arithmetic-tuple strides of integers only")
+    check(items)
+    return ArithmeticTuple(items)
+
+
+def _text(t) -> str:
+    return "(" + ",".join(_text(x) for x in t) + ")" if isinstance(t, tuple) else str(t)
 
 
 def _is_int(x) -> bool:

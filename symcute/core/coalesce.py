@@ -18,7 +18,7 @@ from ..errors import LayoutError
 from . import int_tuple as it
 from .dispatch import operation
 from .integer import DynamicInt
-from .layout import Layout, _filter_zeros_tuple, _normalize, no_modes_error
+from .layout import Layout, _filter_zeros_tuple, _normalize, no_modes_error, refuse_arithmetic_strides
 
 
 def _bw_coalesce(flat_shape: tuple, flat_stride: tuple, new_shape, new_stride) -> Layout:
@@ -108,6 +108,7 @@ def coalesce(layout: Layout, profile=None) -> Layout:
 
 def filter_zeros(layout: Layout, profile=None) -> Layout:
     """Replace the extent of every stride-0 mode (or 0 at the profile's leaves) by 1."""
+    refuse_arithmetic_strides("filter_zeros", layout)
     guide = layout._stride if profile is None else profile
     return Layout._make(_filter_zeros_tuple(guide, layout._shape), layout._stride)
 

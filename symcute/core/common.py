@@ -8,7 +8,7 @@ from .coalesce import coalesce
 from .composition import composition
 from .inverse import right_inverse
 from .dispatch import operation
-from .layout import Layout, format_int_tuple
+from .layout import Layout, format_int_tuple, refuse_arithmetic_strides
 from .integer import is_static
 
 
@@ -66,6 +66,7 @@ def nullspace(layout: Layout) -> Layout:
     @post layout(result(i)) == 0 for all i < size(result)
     @post size(result) == size(layout) / size(filter(layout))
     """
+    refuse_arithmetic_strides("nullspace", layout)
     if not isinstance(layout, Layout):
         raise LayoutError(f"nullspace: {layout!r} is not a layout")
     flat_shape = it.flatten_to_tuple(layout.shape)

@@ -30,7 +30,13 @@ from __future__ import annotations
 
 import functools
 
-from .hook import current, failure
+from .hook import arithmetic_stride_failure, current, failure
+from ..errors import LayoutError
+
+
+# Set by layout.py (which imports this module): refuses a traced operation's arguments CuTe cannot take
+# whatever the overload (layouts with arithmetic-tuple strides); None until layout.py is loaded.
+argument_check = None
 
 
 def operation(rule: str | None = None, *, on: int = 0, leaf: bool = False):
@@ -80,12 +86,18 @@ def operation(rule: str | None = None, *, on: int = 0, leaf: bool = False):
             @functools.wraps(default)
             def public(*args, **kwargs):
                 rec = current.get()
+                if argument_check is not None and not leaf:  # structural steps take them, as CuTe does
+                    argument_check(rule, args)
                 try:
                     if rec is None:
                         return choose(args)(*args, **kwargs)
                     return rec.call(rule, dispatch, args, kwargs)
                 except caught as e:
                     raise failure(rule, args, e) from None
+                except LayoutError as e:
+                    if getattr(e, "arithmetic_stride", False):
+                        raise arithmetic_stride_failure(rule, args, e) from None
+                    raise
             public.rule = rule
 
         def register(*types):

@@ -43,6 +43,10 @@ def traced(rule: str, leaf: bool = False):
                 return rec.call(rule, fn, args, kwargs)
             except caught as e:
                 raise failure(rule, args, e) from None
+            except LayoutError as e:
+                if getattr(e, "arithmetic_stride", False):
+                    raise arithmetic_stride_failure(rule, args, e) from None
+                raise
         wrapper.rule = rule
         return wrapper
     return deco
@@ -58,6 +62,17 @@ def failure(rule: str, args: tuple, e: BaseException) -> LayoutError:
     # CuTe has no value here (a static division by zero fails to compile or traps)
     shown = ", ".join(str(a) for a in args)
     return LayoutError(f"{rule}({shown}): the computation divides by zero")
+
+
+def arithmetic_stride_failure(rule: str, args: tuple, e: LayoutError) -> LayoutError:
+    """The user's error for operation ``rule`` on a layout with a multi-term ArithmeticTuple stride: CuTe
+    refuses it.  Each traced level rewords it, so the message names the call the user made."""
+    reason = getattr(e, "reason", str(e))
+    shown = ", ".join(str(a) for a in args)
+    err = LayoutError(f"{rule}({shown}): CuTe refuses {rule} here: {reason}")
+    err.reason = reason
+    err.arithmetic_stride = True   # outer traced levels reword it again (hook imports nothing but errors)
+    return err
 
 
 def note(**details) -> None:

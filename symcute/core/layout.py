@@ -14,7 +14,7 @@ from ..errors import LayoutError, LimitError
 from .budget import charge_tuple, current as _budget
 from . import int_tuple as it
 from .int_tuple import format_int_tuple
-from .basis import ScaledBasis
+from .basis import ArithmeticTuple, ArithmeticTupleStrideError, ScaledBasis, arithmetic_tuple_stride
 from .dispatch import operation
 from .integer import is_static
 from .hook import traced
@@ -40,7 +40,7 @@ _ = Underscore()
 
 
 def _check_leaf(x, what: str):
-    if isinstance(x, bool) or not isinstance(x, (int, ScaledBasis)):
+    if isinstance(x, bool) or not isinstance(x, (int, ScaledBasis, ArithmeticTuple)):
         raise LayoutError(f"layout {what} leaf {x!r} is not an integer")
 
 
@@ -55,6 +55,62 @@ def _normalize(t: IntTuple, what: str, depth: int = 0) -> IntTuple:
         return tuple(_normalize(x, what, depth + 1) for x in t)
     _check_leaf(t, what)
     return t
+
+
+def _arithmetic_strides(shape, stride):
+    """``stride`` with each tuple that stands where ``shape`` has an integer read as a multi-term
+    ArithmeticTuple stride (CuTe prints ``make_arithmetic_tuple(1,1)`` as ``(1,1)``, so
+    ``(4,4):((1,1),(3,1))`` is CuTe's text of such a layout); else the congruence error."""
+    if not isinstance(shape, tuple):
+        # CuTe reads the stride of an integer-shaped layout as a tuple of modes (layout<0>(4:(1,1)) is 4:1),
+        # not as one coordinate: no layout algebra; symcute takes arithmetic-tuple strides inside a tuple shape
+        raise LayoutError(f"shape {format_int_tuple(shape)} and stride {format_int_tuple(stride)} are not congruent "
+                          f"(an arithmetic-tuple stride is taken inside a tuple shape only, as in "
+                          f"({format_int_tuple(shape)}):({format_int_tuple(stride)}))")
+
+    def go(s, d):
+        if isinstance(s, tuple):
+            if not isinstance(d, tuple) or len(d) != len(s):
+                raise LayoutError(f"shape {format_int_tuple(shape)} and stride {format_int_tuple(stride)} "
+                                  f"are not congruent")
+            return tuple(go(x, y) for x, y in zip(s, d))
+        if isinstance(d, tuple):
+            return arithmetic_tuple_stride(d, f"layout {format_int_tuple(shape)}:{format_int_tuple(stride)}")
+        return d
+    return go(shape, stride)
+
+
+def has_arithmetic_strides(layout) -> bool:
+    """Does ``layout`` have a multi-term ArithmeticTuple stride (which CuTe never evaluates)?"""
+    return (isinstance(layout, Layout) and not layout._flat_modes()[2]
+            and any(isinstance(d, ArithmeticTuple) for d in it.flatten_to_tuple(layout.stride)))
+
+
+def refuse_arithmetic_strides(op: str, layout) -> None:
+    """Raise CuTe's refusal of ``op`` on a layout with an arithmetic-tuple stride.  For the operations that
+    multiply nothing but still fail in CuTe: its ArithmeticTuple is a tuple, so ``flatten``, ``filter_zeros``,
+    ``zip`` ... walk into the stride's terms and the ranks no longer match the shape's."""
+    if has_arithmetic_strides(layout):
+        d = next(d for d in it.flatten_to_tuple(layout.stride) if isinstance(d, ArithmeticTuple))
+        reason = (f"the arithmetic-tuple stride {d} is a tuple to CuTe's {op}, which then walks into its terms: "
+                  f"CuTe compiles and prints such a layout (and its size, rank, shape, stride and modes) but "
+                  f"refuses {op} on it")
+        raise ArithmeticTupleStrideError(f"{op}({layout}): CuTe refuses it: {reason}", reason)
+
+
+def refuse_arithmetic_arguments(rule: str, args: tuple) -> None:
+    """Every traced operation (the algebra) refuses a layout with an arithmetic-tuple stride, as CuTe does."""
+    for a in args:
+        if type(a) is Layout and not a._flat_modes()[2] and has_arithmetic_strides(a):
+            d = next(d for d in it.flatten_to_tuple(a.stride) if isinstance(d, ArithmeticTuple))
+            reason = (f"{a} has the arithmetic-tuple stride {d}: CuTe (arithmetic_tuple.hpp) has no operator* "
+                      f"of an integer and an ArithmeticTuple, so it compiles and prints such a layout (its size, "
+                      f"rank, shape, stride, modes, append, select) but evaluates none and refuses {rule} on it "
+                      f"(where {rule} flattens the stride first, CuTe compiles it and reads the ArithmeticTuple's "
+                      f"terms as extra modes, paired with the wrong extents: no layout's {rule}; symcute refuses "
+                      f"that too)")
+            shown = ", ".join(format_int_tuple(x) if isinstance(x, tuple) else str(x) for x in args)
+            raise ArithmeticTupleStrideError(f"{rule}({shown}): CuTe refuses it: {reason}", reason)
 
 
 def _congruent_offset(c: tuple, shape, stride):
@@ -152,8 +208,7 @@ class Layout:
         else:
             stride = _normalize(stride, "stride")
             if not it.congruent(shape, stride):
-                raise LayoutError(
-                    f"shape {format_int_tuple(shape)} and stride {format_int_tuple(stride)} are not congruent")
+                stride = _arithmetic_strides(shape, stride)
         if _budget.get() is not None:
             charge_tuple(shape, stride)
         self._shape, self._stride, self._hash = shape, stride, None
@@ -259,6 +314,9 @@ class Layout:
             raise LayoutError(f"layout {self}: evaluating at {shown} divides by an extent 0") from None
         except RecursionError:  # a Python coordinate nested thousands deep (free to catch, costly to pre-check)
             raise LayoutError(f"layout {self}: the coordinate is nested too deeply to be a coordinate of it") from None
+        except ArithmeticTupleStrideError as e:
+            shown = format_int_tuple(c) if isinstance(c, (int, tuple)) else repr(c)
+            raise ArithmeticTupleStrideError(f"layout {self}: evaluating at {shown}: {e.reason}", e.reason) from None
 
     def _at_index(self, idx: int):
         # For an int index, CuTe's hierarchical split equals the split over the flattened
@@ -438,6 +496,8 @@ def cosize(layout) -> Any:
         return layout.cosize()
     total = 1
     for s, d in zip(it.flatten_to_tuple(layout._shape), it.flatten_to_tuple(layout._stride)):
+        if isinstance(d, ArithmeticTuple):  # CuTe: no operator* of an int and an ArithmeticTuple
+            d._refused_in(f"cosize({layout})")
         if type(d) is not int and not it.is_int(d):
             raise LayoutError(f"cosize of basis-strided layout {layout} is a coordinate, not an integer")
         total += (s - 1) * (d if d >= 0 else -d)
@@ -470,6 +530,7 @@ def stride(x):
 @operation("flatten", leaf=True)
 def flatten(x):
     if isinstance(x, Layout):
+        refuse_arithmetic_strides("flatten", x)
         shape = it.flatten(x._shape)
         return x if shape is x._shape else Layout._make(shape, it.flatten(x._stride))
     return it.flatten(x)
@@ -558,6 +619,8 @@ def get(layout: Layout, *path: int) -> Layout:
 @operation()
 def zip_layouts(*layouts: Layout) -> Layout:
     """CuTe's ``zip``: transpose a rank-R0 x rank-R1 nesting (of one layout, or of several)."""
+    for layout in layouts:
+        refuse_arithmetic_strides("zip", layout)
     if len(layouts) == 1:
         return Layout._make(_zip(layouts[0].shape), _zip(layouts[0].stride))
     return Layout._make(_zip(tuple(l.shape for l in layouts)), _zip(tuple(l.stride for l in layouts)))
@@ -626,3 +689,8 @@ def _lift_slice(c, t) -> tuple:
     if isinstance(c, Underscore):
         return (t,)
     return ()
+
+
+# The algebra (every traced operation) refuses layouts with arithmetic-tuple strides, whatever the overload.
+from . import dispatch as _dispatch  # noqa: E402  (dispatch is a leaf of core; layout.py fills in its check)
+_dispatch.argument_check = refuse_arithmetic_arguments

@@ -7,55 +7,87 @@ CuTe's result with core and proves, refutes (with a counterexample re-evaluated
 by core) or leaves unknown the postcondition CuTe documents for ``op``
 (``cute/layout.hpp``, CUTLASS 4.2):
 
-==================  =======================================================================
-composition(A, B)   ``R(c) == A(B(c))`` for every ``c`` in B's domain (by mode for a tiler)
-right_inverse(L)    ``L(R(i)) == i`` for ``i < size(R)``
-left_inverse(L)     ``L(R(L(i))) == L(i)`` for ``i < size(L)`` (a quasi-inverse; a left inverse
-                    when L is injective)
-complement(L, M)    ``R`` ordered (``R(i-1) < R(i)``), ``R(i) != L(j)`` for ``i >= 1``, and
-                    ``size(R) >= M / size(filter(L))``
-logical_divide      ``D(c) == L(B(c))`` with ``B = make_layout(T, complement(T, size(L)))``
-logical_product     mode 1 is ``complement(A, size(A)*cosize(B)) o B`` as a function
-coalesce, filter    coalesce: the same function; filter: the same image, no stride-0 mode
-upcast/downcast     the same memory in units N times larger/smaller: image(upcast<N>(L)) ==
-                    { floor(v / N) : v in image(L) }, image(downcast<N>(L)) == { N v + j }
-recast_layout       upcast or downcast by the ratio of the two type widths
-==================  =======================================================================
+===================  =======================================================================
+composition(A, B)    ``R(c) == A(B(c))`` for every ``c`` in B's domain (by mode for a tiler)
+right_inverse(L)     ``L(R(i)) == i`` for ``i < size(R)``
+left_inverse(L)      ``L(R(L(i))) == L(i)`` for ``i < size(L)`` (a quasi-inverse; a left inverse
+                     when L is injective)
+complement(L, M)     ``R`` ordered (``R(i-1) < R(i)``), ``R(i) != L(j)`` for ``i >= 1``, and
+                     ``size(R) >= M / size(filter(L))``
+logical_divide       ``D(c) == L(B(c))`` with ``B = make_layout(T, complement(T, size(L)))``
+zipped/tiled/flat    the same, on the (tile, rest) parts of each tiler mode where the variant
+  _divide            puts them
+logical_product      the block part is A, the tile part is ``complement(A, size(A)*cosize(B)) o B``
+zipped/tiled/flat    the same, on the (block, tile) parts of each tiler mode where the variant
+  _product           puts them
+blocked/raked        mode i is (block_i, tile_i) (raked: (tile_i, block_i)); the block parts are
+  _product           A and the tile parts ``complement(A, size(A)*cosize(B)) o B`` as functions
+coalesce, filter     coalesce: the same function; filter: the same image, no stride-0 mode
+upcast/downcast      the same memory in units N times larger/smaller: image(upcast<N>(L)) ==
+                     { floor(v / N) : v in image(L) }, image(downcast<N>(L)) == { N v + j }
+recast_layout        upcast or downcast by the ratio of the two type widths
+===================  =======================================================================
+
+A tiler (an int, ``_``, a layout, or a nested tuple of those: a Shape is a
+tuple of ints) is normalised in one place, :func:`tiler_leaves`: every
+by-mode contract is checked at the tiler's leaves.
 
 The answer is a :class:`Proof` whose statement names CuTe's value; a refuted
 contract's counterexample says where the value breaks it.  The composition
 contract also gives the true ``A o B`` as a floor/mod closed form
 (:func:`true_composition`), beside CuTe's value.
+
+``enumerate_up_to=N`` decides every part whose domain has at most N inputs by
+evaluating both sides on the whole domain with numpy (exact, and what a sweep
+over many small random cases needs); larger parts go to the prover.
 """
 
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import signal
 import threading
 
 from ..core import int_tuple as it
-from ..core.layout import Layout, format_int_tuple
+from ..core.layout import Layout, Underscore, format_int_tuple
 from ..errors import SymcuteError
 from .linear import Compose
 from .proof import Certificate, Proof
 from .vocabulary import Column, CounterexampleKey as Key, Method, Verdict
 from .table import Table
 
-CONTRACT_OPS = ("composition", "right_inverse", "left_inverse", "complement", "logical_divide",
-                "logical_product", "coalesce", "filter", "upcast", "downcast", "recast_layout")
+DIVIDES = ("logical_divide", "zipped_divide", "tiled_divide", "flat_divide")
+PRODUCTS = ("logical_product", "zipped_product", "tiled_product", "flat_product")
+CONTRACT_OPS = ("composition", "right_inverse", "left_inverse", "complement", *DIVIDES, *PRODUCTS,
+                "blocked_product", "raked_product", "coalesce", "filter", "upcast", "downcast", "recast_layout")
+
+# Parts whose domain has at most this many inputs are decided by numpy enumeration (0: the prover decides)
+_ENUMERATE_UP_TO = contextvars.ContextVar("symcute_contract_enumerate_up_to", default=0)
 
 
-def contract(op: str, *args, limit: int | None = None) -> Proof:
+def contract(op: str, *args, limit: int | None = None, enumerate_up_to: int = 0) -> Proof:
     """Check CuTe's value of ``op(*args)`` against its postcondition (see the module table).
 
     CuTe's refusals stay refusals: an input CuTe rejects raises the same LayoutError here.
+    ``enumerate_up_to``: decide the parts whose domain is at most this many inputs by enumeration.
     """
     from .. import core
     if op not in CONTRACT_OPS:
         raise SymcuteError(f"contract: no contract for {op!r}; known: {', '.join(CONTRACT_OPS)}")
-    check = globals()[f"_{op}"]
-    return check(core, *args, limit=limit)
+    if op in DIVIDES:
+        check = _divide
+    elif op in PRODUCTS:
+        check = _product
+    else:
+        check = globals()[f"_{op}"]
+    token = _ENUMERATE_UP_TO.set(enumerate_up_to)
+    try:
+        if check in (_divide, _product):
+            return check(core, op, *args, limit=limit)
+        return check(core, *args, limit=limit)
+    finally:
+        _ENUMERATE_UP_TO.reset(token)
 
 
 def _named(proof: Proof, statement: str) -> Proof:
@@ -77,47 +109,95 @@ def _all(statement: str, proofs) -> Proof:
                                                   [[p.statement, p.verdict, p.method] for p in proofs]), conds))
 
 
+# --- the parts every contract is made of ------------------------------------------------------
+
+def _enumerable(n: int) -> bool:
+    return 0 < n <= _ENUMERATE_UP_TO.get()
+
+
+def _equal(lhs, rhs, n: int, statement: str, labels, limit) -> Proof:
+    """``lhs(i) == rhs(i)`` for ``0 <= i < n``: numpy on an enumerable domain, else the prover."""
+    from . import prover
+    if n < 1:
+        return Proof(statement, Verdict.PROVED, Method.VACUOUS, reason="the domain is empty")
+    if _enumerable(n):
+        from . import exhaustive
+        q = exhaustive.first_mismatch(exhaustive.values(lhs, n, n), exhaustive.values(rhs, n, n))
+        cert = Certificate("exhaustive", Table([Column.INPUTS, Column.MISMATCHES], [[n, 0 if q is None else "≥1"]]),
+                           (f"evaluated both sides at all {n} inputs",))
+        if q is None:
+            return Proof(statement, Verdict.PROVED, Method.EXHAUSTIVE, cert)
+        return Proof(statement, Verdict.REFUTED, Method.EXHAUSTIVE, cert, prover._counterexample(lhs, rhs, q, labels),
+                     reason=f"{q} is the smallest index where the two sides differ")
+    return _named(prover.prove(lhs, rhs, domain=n, limit=limit, labels=labels), statement)
+
+
+def _identity(n: int) -> Layout:
+    return Layout(n, 1) if n > 1 else Layout(1, 0)
+
+
+def _injective(L, limit) -> bool:
+    """Is ``L`` proved injective (enumeration on an enumerable domain, else the prover)?"""
+    n = L.size()
+    if _enumerable(n):
+        from . import exhaustive
+        return exhaustive.first_collision(exhaustive.values(L, n, n)) is None
+    from . import prover
+    return prover.is_injective(L, limit=limit).proved
+
+
+# --- tilers ----------------------------------------------------------------------------------
+
+def tiler_leaves(layout: Layout, tiler, op: str) -> list:
+    """A tiler normalised: ``(path, mode of layout at path, tile)`` for each of its leaves.
+
+    The one place that reads a tiler for the contracts: a layout is one leaf at ``()``; an int
+    ``n`` is the tile ``n:1``; ``_`` is a leaf whose tile is None (CuTe keeps that mode as it is);
+    a tuple (of layouts, ints, ``_``, tuples: a Shape is a tuple of ints) applies its i-th element
+    to mode i of ``layout``, recursively, as CuTe's by-mode divides, products and compositions do.
+    The modes past the tiler's length are kept by CuTe and have no leaf.
+    """
+    if isinstance(tiler, Layout):
+        return [((), layout, tiler)]
+    if isinstance(tiler, Underscore):
+        return [((), layout, None)]
+    if isinstance(tiler, int) and not isinstance(tiler, bool):
+        return [((), layout, Layout(tiler))]
+    if isinstance(tiler, tuple) and isinstance(layout, Layout):
+        if len(tiler) > layout.rank:  # core refuses it first (Too many modes in tiler); never a crash here
+            raise SymcuteError(f"contract: {op}: the tiler {format_int_tuple(tiler)} has more modes than {layout}")
+        return [((i, *p), m, t) for i, x in enumerate(tiler) for p, m, t in tiler_leaves(layout[i], x, op)]
+    raise SymcuteError(f"contract: {op}: no contract for the tiler {tiler!r} (a layout, an int, _ or a tuple "
+                       f"of those)")
+
+
+def _at(layout: Layout, path) -> Layout:
+    return layout[tuple(path)] if path else layout
+
+
+def _text(x) -> str:
+    return format_int_tuple(x) if isinstance(x, tuple) else str(x)
+
+
 # --- composition ------------------------------------------------------------------------
 
-def _tiler_modes(B):
-    """A tiler as layouts, one per mode (an integer ``n`` is ``n:1``)."""
-    from ..core.layout import Underscore
-    out = []
-    for b in B:
-        if isinstance(b, Underscore):
-            out.append(None)
-        elif isinstance(b, int):
-            out.append(Layout(b))
-        else:
-            out.append(b)
-    return out
-
-
 def _composition(core, A, B, limit=None) -> Proof:
-    from . import prover
     R = core.composition(A, B)
-    if isinstance(B, tuple):  # by mode: R_i == A_i o B_i (a `_` keeps A's mode as it is)
-        parts = []
-        for i, b in enumerate(_tiler_modes(B)):
-            if b is None:
-                continue
-            if isinstance(b, tuple) or not isinstance(b, Layout):  # nested modes compose by mode again
-                parts.append(_composition(core, A[i], b, limit))
-                continue
-            parts.append(_composition_layout(prover, R[i], A[i], b, limit))
-        return _all(f"composition({A}, {format_int_tuple(B)}) = {R} meets R(c) == A(B(c)) mode by mode", parts)
-    if isinstance(B, int):
-        B = Layout(B)
-    if not isinstance(B, Layout):  # `_`: CuTe returns A itself
-        return _named(prover.prove(R, A, limit=limit), f"composition({A}, _) = {R}: the same function as {A}")
-    return _composition_layout(prover, R, A, B, limit)
+    if not isinstance(A, Layout):
+        raise SymcuteError(f"contract: composition: no contract for {A!r} (a layout is checked)")
+    leaves = tiler_leaves(A, B, "composition")
+    if len(leaves) == 1 and not leaves[0][0]:
+        return _composition_part(R, A, leaves[0][2], limit)
+    parts = [_composition_part(_at(R, p), a, b, limit) for p, a, b in leaves]
+    return _all(f"composition({A}, {_text(B)}) = {R} meets R(c) == A(B(c)) mode by mode", parts)
 
 
-def _composition_layout(prover, R, A, B, limit) -> Proof:
+def _composition_part(R, A, B, limit) -> Proof:
+    if B is None:  # `_`: CuTe keeps A's mode
+        return _equal(R, A, A.size(), f"composition({A}, _) = {R}: the same function as {A}", ("R", "A"), limit)
     n = B.size()
     statement = f"composition({A}, {B}) = {R}: R(c) == A(B(c)) for all 0 <= c < {n}"
-    p = prover.prove(R, Compose(A, B), domain=n, limit=limit, labels=("R", "A(B)"))
-    return _named(p, statement)
+    return _equal(R, Compose(A, B), n, statement, ("R", "A(B)"), limit)
 
 
 def true_composition(A, B):
@@ -140,24 +220,25 @@ def true_composition(A, B):
 # --- inverses ------------------------------------------------------------------------------
 
 def _right_inverse(core, L, limit=None) -> Proof:
-    from . import prover
     R = core.right_inverse(L)
-    p = prover.prove_right_inverse(L, R, limit=limit)
-    return _named(p, f"right_inverse({L}) = {R}: L(R(i)) == i for all 0 <= i < {R.size()}")
+    n = R.size()
+    statement = f"right_inverse({L}) = {R}: L(R(i)) == i for all 0 <= i < {n}"
+    if _enumerable(n):
+        return _equal(Compose(L, R), _identity(n), n, statement, ("L(R(i))", "i"), limit)
+    from . import prover
+    return _named(prover.prove_right_inverse(L, R, limit=limit), statement)
 
 
 def _left_inverse(core, L, limit=None) -> Proof:
-    from . import prover
     R = core.left_inverse(L)
     n = L.size()
-    p = prover.prove(Compose(L, Compose(R, L)), L, domain=n, limit=limit, labels=("L(R(L(i)))", "L(i)"))
-    return _named(p, f"left_inverse({L}) = {R}: L(R(L(i))) == L(i) for all 0 <= i < {n}")
+    return _equal(Compose(L, Compose(R, L)), L, n, f"left_inverse({L}) = {R}: L(R(L(i))) == L(i) for all 0 <= i < {n}",
+                  ("L(R(L(i)))", "L(i)"), limit)
 
 
 # --- complement -----------------------------------------------------------------------------
 
 def _complement(core, L, cotarget=None, limit=None) -> Proof:
-    from . import prover
     R = core.complement(L) if cotarget is None else core.complement(L, cotarget)
     hi = core.cosize(L) if cotarget is None else it.product(cotarget) if isinstance(cotarget, tuple) else cotarget
     statement = f"complement({L}{'' if cotarget is None else f', {format_int_tuple(cotarget)}'}) = {R} meets CuTe's @post"
@@ -171,37 +252,60 @@ def _complement(core, L, cotarget=None, limit=None) -> Proof:
                            counterexample={"size(R)": R.size(), "needed": need}))
     n = R.size()
     if n > 1:  # ordered: R(i) - R(i-1) > 0, i.e. the differences layout is positive
-        parts.append(_ordered(prover, R, limit))
-        parts.append(_disjoint_from(prover, R, L, limit))
+        parts.append(_ordered(R, limit))
+        parts.append(_disjoint_from(R, L, limit))
     return _all(statement, parts)
 
 
-def _ordered(prover, R, limit) -> Proof:
-    from . import exact, exhaustive
+def _ordered(R, limit) -> Proof:
+    from . import exact
     n = R.size()
     statement = f"R(i-1) < R(i) for all 1 <= i < {n}"
-    if n <= _small(limit):
-        v = [R(i) for i in range(n)]
-        bad = next((i for i in range(1, n) if not v[i - 1] < v[i]), None)
-        return _enumerated(statement, n, bad, lambda i: {Key.INDEX: i, "R(i-1)": v[i - 1], "R(i)": v[i]})
+    if _enumerable(n) or n <= _small(limit):
+        v = _values(R, n)
+        bad = next((i for i in range(1, n) if not v[i - 1] < v[i]), None) if v.dtype == object else \
+            _first_true(v[:-1] >= v[1:], 1)
+        return _enumerated(statement, n, bad, lambda i: {Key.INDEX: i, "R(i-1)": R(i - 1), "R(i)": R(i)})
     holds, x, evidence, method = exact.decide("increasing", R, n)
     return _decided(statement, holds, x, evidence, method,
                     lambda i: {Key.INDEX: i, "R(i-1)": R(i - 1), "R(i)": R(i)}, check=lambda i: not R(i - 1) < R(i))
 
 
-def _disjoint_from(prover, R, L, limit) -> Proof:
+def _disjoint_from(R, L, limit) -> Proof:
     from . import exact
     n, m = R.size(), L.size()
     statement = f"R(i) != L(j) for all 1 <= i < {n}, 0 <= j < {m}"
-    if n * m <= _small(limit) * 4:
-        image = {L(j): j for j in range(m)}
-        bad = next((i for i in range(1, n) if R(i) in image), None)
-        return _enumerated(statement, n, bad, lambda i: {Key.INDEX: i, "R(i)": R(i), "L index": image[R(i)]})
+    if (_enumerable(n) and _enumerable(m)) or n * m <= _small(limit) * 4:
+        np = _np()
+        vr, vl = _values(R, n), _values(L, m)
+        if vr.dtype == object or vl.dtype == object:
+            image = set(vl.tolist())
+            bad = next((i for i in range(1, n) if vr[i] in image), None)
+        else:
+            bad = _first_true(np.isin(vr[1:], vl), 1)
+        return _enumerated(statement, n, bad, lambda i: {Key.INDEX: i, "R(i)": R(i),
+                                                         "L index": next(j for j in range(m) if L(j) == R(i))})
     # from i = 1: R(0) is always 0, which L(0) is too
     holds, pair, evidence, method = exact.decide("disjoint", R, n, L, m, 1)
     return _decided(statement, holds, pair, evidence, method,
                     lambda p: {Key.INDEX: p[0], "R(i)": R(p[0]), "L index": p[1]},
                     check=lambda p: R(p[0]) == L(p[1]))
+
+
+def _np():
+    import numpy
+    return numpy
+
+
+def _values(L, n):
+    from . import exhaustive
+    return exhaustive.values(L, n, n)
+
+
+def _first_true(mask, offset: int):
+    np = _np()
+    hit = np.flatnonzero(mask)
+    return int(hit[0]) + offset if hit.size else None
 
 
 def _small(limit) -> int:
@@ -228,55 +332,124 @@ def _decided(statement, holds, w, evidence, method, witness, check) -> Proof:
     return Proof(statement, Verdict.REFUTED, method, cert, witness(w), reason="re-evaluated with core")
 
 
-# --- divide, product, coalesce, filter --------------------------------------------------------
+# --- divides and products ----------------------------------------------------------------------
 
-def _logical_divide(core, L, T, limit=None) -> Proof:
-    from . import prover
-    D = core.logical_divide(L, T)
-    if isinstance(T, tuple):
-        parts = []
-        for i, t in enumerate(_tiler_modes(T)):
-            if t is None:
-                continue
-            if isinstance(t, tuple):  # a nested tiler mode divides by mode again, as CuTe recurses
-                parts.append(_logical_divide(core, L[i], t, limit))
-                continue
-            parts.append(_divide_layout(core, prover, D[i], L[i], t, limit))
-        return _all(f"logical_divide({L}, {format_int_tuple(T)}) = {D} meets the definition mode by mode", parts)
-    if not isinstance(T, (int, Layout)):  # `_`: CuTe returns L itself
-        return _named(prover.prove(D, L, limit=limit), f"logical_divide({L}, _) = {D}: the same function as {L}")
-    return _divide_layout(core, prover, D, L, Layout(T) if isinstance(T, int) else T, limit)
+def _pieces(core, op: str, result: Layout, tiler, leaf_path, leaf_tile, first_rank: int):
+    """The two parts (tile, rest) of a divide, or (block, tile) of a product, at one tiler leaf,
+    read from where ``op`` puts them: logical_* keeps them together at the leaf's path; zipped_*
+    gathers the first parts in mode 0 and the second in mode 1 (CuTe's ``zip2_by``); tiled_*
+    unpacks mode 1, flat_* both modes (``first_rank``: how many modes mode 0 unpacks into)."""
+    kind = op.split("_")[0]
+    if kind == "logical":
+        m = _at(result, leaf_path)
+        return (m, None) if leaf_tile is None else (m[0], m[1])
+    # rebuild the zipped form: tiled_ unpacks mode 1 into modes 1.., flat_ unpacks modes 0 and 1
+    modes = result.modes()
+    if kind == "tiled":
+        zipped = core.make_layout(_join(core, modes[:1]), _join(core, modes[1:]))
+    elif kind == "flat":
+        zipped = core.make_layout(_join(core, modes[:first_rank]), _join(core, modes[first_rank:]))
+    else:
+        zipped = result
+    if not leaf_path:  # a single leaf: zip2_by leaves the (first, second) pair as it is
+        return (zipped, None) if leaf_tile is None else (zipped[0], zipped[1])
+    first, second = _at(zipped[0], leaf_path), _at(zipped[1], leaf_path)
+    if leaf_tile is None:  # `_`: CuTe's pair is the kept mode's own two modes
+        return core.make_layout(first, second), None
+    return first, second
 
 
-def _divide_layout(core, prover, D, L, T, limit) -> Proof:
-    B = core.make_layout(T, core.complement(T, L.size()))
-    n = D.size()
-    statement = f"logical_divide({L}, {T}) = {D}: D(c) == L(B(c)) for all 0 <= c < {n}, B = {B}"
-    return _named(prover.prove(D, Compose(L, B), domain=n, limit=limit, labels=("D", "L(B)")), statement)
+def _join(core, modes) -> Layout:
+    """The modes as one mode (one mode stays itself; none is the empty mode 1:0)."""
+    if not modes:
+        return Layout(1, 0)
+    return modes[0] if len(modes) == 1 else core.make_layout(*modes)
 
 
-def _logical_product(core, A, B, limit=None) -> Proof:
-    from . import prover
-    P = core.logical_product(A, B)
-    if isinstance(B, tuple):
-        raise SymcuteError("contract: logical_product with a tiler is checked mode by mode; give one layout")
-    if isinstance(B, int):  # an integer tile n is the layout n:1, as core reads it
-        B = Layout(B)
+def _divide(core, op, L, T, limit=None) -> Proof:
+    D = getattr(core, op)(L, T)
+    if not isinstance(L, Layout):
+        raise SymcuteError(f"contract: {op}: no contract for {L!r} (a layout is checked)")
+    leaves = tiler_leaves(L, T, op)
+    parts = []
+    for path, mode, tile in leaves:
+        # mode 0 of the zipped form: one tile per tiler mode, or the tile L o T itself (T's rank)
+        r0 = len(T) if isinstance(T, tuple) else mode[0].rank if tile is None else tile.rank
+        first, second = _pieces(core, op, D, T, path, tile, r0)
+        if tile is None:
+            parts.append(_equal(first, mode, mode.size(), f"mode {path} of {D}: the same function as {mode}",
+                                ("D", "L"), limit))
+            continue
+        B = core.make_layout(tile, core.complement(tile, mode.size()))
+        piece = core.make_layout(first, second)
+        n = piece.size()
+        statement = f"{op}({mode}, {tile}) part {piece}: D(c) == L(B(c)) for all 0 <= c < {n}, B = {B}"
+        parts.append(_equal(piece, Compose(mode, B), n, statement, ("D", "L(B)"), limit))
+    if len(parts) == 1:
+        return _named(parts[0], f"{op}({L}, {_text(T)}) = {D}: {parts[0].statement.split(': ', 1)[-1]}")
+    return _all(f"{op}({L}, {_text(T)}) = {D} meets the definition mode by mode", parts)
+
+
+def _product_parts(core, block_part, tile_part, A, B, limit, where: str) -> list:
+    """The block part is A's function; the tile part is complement(A, size(A)*cosize(B)) o B's."""
     C = core.complement(A, A.size() * core.cosize(B))
-    parts = [_named(prover.prove(P[0], A, limit=limit), f"mode 0 of {P} == {A}"),
-             _named(prover.prove(P[1], Compose(C, B), domain=B.size(), limit=limit, labels=("P[1]", "C(B)")),
-                    f"mode 1 of {P} == complement(A, {A.size() * core.cosize(B)}) o B = {C} o {B}")]
-    return _all(f"logical_product({A}, {B}) = {P} meets its definition", parts)
+    return [_equal(block_part, A, A.size(), f"{where}: the block part {block_part} == {A}", ("P", "A"), limit),
+            _equal(tile_part, Compose(C, B), B.size(),
+                   f"{where}: the tile part {tile_part} == complement(A, {A.size() * core.cosize(B)}) o B = {C} o {B}",
+                   ("P", "C(B)"), limit)]
 
+
+def _product(core, op, A, B, limit=None) -> Proof:
+    P = getattr(core, op)(A, B)
+    if not isinstance(A, Layout):
+        raise SymcuteError(f"contract: {op}: no contract for {A!r} (a layout is checked)")
+    parts = []
+    for path, mode, tile in tiler_leaves(A, B, op):
+        # mode 0 of the zipped form: one block per tiler mode, or the block A itself (A's rank)
+        r0 = len(B) if isinstance(B, tuple) else mode[0].rank if tile is None else mode.rank
+        first, second = _pieces(core, op, P, B, path, tile, r0)
+        if tile is None:
+            parts.append(_equal(first, mode, mode.size(), f"mode {path} of {P}: the same function as {mode}",
+                                ("P", "A"), limit))
+            continue
+        parts += _product_parts(core, first, second, mode, tile, limit, f"{op}({mode}, {tile}) = {P}")
+    return _all(f"{op}({A}, {_text(B)}) = {P} meets its definition", parts)
+
+
+def _rank_matched(core, op, A, B, limit, block_first: bool) -> Proof:
+    P = getattr(core, op)(A, B)
+    if not isinstance(A, Layout) or not isinstance(B, Layout):
+        raise SymcuteError(f"contract: {op}: no contract for {A!r}, {B!r} (two layouts are checked)")
+    modes = P.modes()
+    first = core.make_layout(*[m[0] for m in modes])
+    second = core.make_layout(*[m[1] for m in modes])
+    block, tile = (first, second) if block_first else (second, first)
+    order = "(block_i, tile_i)" if block_first else "(tile_i, block_i)"
+    return _all(f"{op}({A}, {B}) = {P}: mode i is {order} of logical_product(A, B)",
+                _product_parts(core, block, tile, A, B, limit, f"{op}({A}, {B}) = {P}"))
+
+
+def _blocked_product(core, A, B, limit=None) -> Proof:
+    return _rank_matched(core, "blocked_product", A, B, limit, block_first=True)
+
+
+def _raked_product(core, A, B, limit=None) -> Proof:
+    return _rank_matched(core, "raked_product", A, B, limit, block_first=False)
+
+
+# --- coalesce, filter ------------------------------------------------------------------------
 
 def _coalesce(core, L, limit=None) -> Proof:
-    from . import prover
     C = core.coalesce(L)
-    return _named(prover.prove(L, C, limit=limit), f"coalesce({L}) = {C}: the same function on [0, {L.size()})")
+    n = L.size()
+    statement = f"coalesce({L}) = {C}: the same function on [0, {n})"
+    if C.size() != n:
+        return Proof(statement, Verdict.REFUTED, Method.DOMAINS, counterexample={"size(L)": n, "size(C)": C.size()},
+                     reason="the sizes differ")
+    return _equal(L, C, n, statement, ("lhs", "rhs"), limit)
 
 
 def _filter(core, L, limit=None) -> Proof:
-    from . import exact
     F = core.filter(L)
     statement = f"filter({L}) = {F}: the same image, no stride-0 mode"
     zero = [d for s, d in zip(it.flatten_to_tuple(F.shape), it.flatten_to_tuple(F.stride)) if s != 1 and d == 0]
@@ -308,12 +481,39 @@ def _recast_claim(L, statement, R, up, down, limit) -> Proof:
     """CuTe documents no @post for the casts; their meaning (the same bytes in other units) is a claim
     about the memory of a layout of distinct elements: for an injective layout with non-negative
     strides.  Elsewhere the claim is vacuous, and said so."""
-    from . import prover
-    if any(type(d) is int and d < 0 for d in it.flatten_to_tuple(L.stride)) or not prover.is_injective(L).proved:
+    if any(type(d) is int and d < 0 for d in it.flatten_to_tuple(L.stride)) or not _injective(L, limit):
         return Proof(f"if {L} is injective with non-negative strides, then {statement}", Verdict.PROVED, Method.VACUOUS,
                      reason="the precondition does not hold (a negative stride, or L not proved injective): "
                             "the claim says nothing here")
     return _all(statement, [_same_image(L, R, up, down, limit)])
+
+
+def _image_difference(vl, vr, up: int, down: int):
+    """``(in image(R) only, missing from image(R))``, the first few of each, for the values ``vl`` of L and
+    ``vr`` of R against ``{ down * floor(v / up) + j }``.  A bitmap over the values' range when it is small
+    (no sort), else sorted unique arrays; Python sets for values past int64."""
+    np = _np()
+    if vl.dtype == object or vr.dtype == object:
+        want = {down * (v // up) + j for v in vl.tolist() for j in range(down)}
+        got = set(vr.tolist())
+        return sorted(got - want)[:3], sorted(want - got)[:3]
+    base = vl // up * down
+    lo = min(int(base.min()), int(vr.min()))
+    hi = max(int(base.max()) + down, int(vr.max()) + 1)
+    if hi - lo <= 8 * (vl.size * down + vr.size) + (1 << 16):
+        w, g = np.zeros(hi - lo, dtype=bool), np.zeros(hi - lo, dtype=bool)
+        for j in range(down):
+            w[base - lo + j] = True
+        g[vr - lo] = True
+        if np.array_equal(w, g):
+            return [], []
+        return ((np.flatnonzero(g & ~w)[:3] + lo).tolist(), (np.flatnonzero(w & ~g)[:3] + lo).tolist())
+    u = np.unique(base)
+    want = (u[:, None] + np.arange(down)[None, :]).ravel()   # sorted: the blocks are disjoint
+    got = np.unique(vr)
+    if want.size == got.size and np.array_equal(want, got):
+        return [], []
+    return (np.setdiff1d(got, want)[:3].tolist(), np.setdiff1d(want, got)[:3].tolist())
 
 
 def _scaled_text(up: int, down: int) -> str:
@@ -326,12 +526,12 @@ def _same_image(L, R, up: int, down: int, limit) -> Proof:
     downcast by ``down``: the same bytes in other units)."""
     from . import exact
     statement = f"image(R) == {_scaled_text(up, down)}"
-    if L.size() * down + R.size() <= _small(limit) * 16:
-        want = {down * _floor(L(i), up) + j for i in range(L.size()) for j in range(down)}
-        got = {R(i) for i in range(R.size())}
-        if got == want:
-            return _enumerated(statement, L.size() + R.size(), None, None)
-        extra, missing = sorted(got - want), sorted(want - got)
+    n, m = L.size(), R.size()
+    if (_enumerable(n * down) and _enumerable(m)) or n * down + m <= _small(limit) * 16:
+        vl, vr = _values(L, n), _values(R, m)
+        extra, missing = _image_difference(vl, vr, up, down)
+        if not extra and not missing:
+            return _enumerated(statement, n + m, None, None)
         ce = {"in image(R) only": extra[:3]} if extra else {}
         if missing:
             ce["missing from image(R)"] = missing[:3]
@@ -343,10 +543,6 @@ def _same_image(L, R, up: int, down: int, limit) -> Proof:
     if holds:
         return Proof(statement, Verdict.PROVED, method, cert)
     return Proof(statement, Verdict.REFUTED, method, cert, {Key.VALUE: w}, reason="in one image and not the other")
-
-
-def _floor(v: int, n: int) -> int:
-    return v // n
 
 
 # --- checking the values a computation returns -------------------------------------------------

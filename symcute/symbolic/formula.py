@@ -28,6 +28,7 @@ from __future__ import annotations
 import json
 from typing import NamedTuple, Sequence
 
+from ..core.basis import ArithmeticTuple
 from ..core import budget
 from ..core import int_tuple as it
 from ..core.layout import Layout, has_empty_mode
@@ -504,7 +505,10 @@ def _check_layout(layout):
         raise SymcuteError(f"formula: {layout!r} is not a layout")
     for d in it.flatten_to_tuple(layout.stride):
         if isinstance(d, bool) or not isinstance(d, int):
-            raise SymcuteError(f"formula: layout {layout} has a basis stride {d}; formulas take integer strides")
+            kind = "an arithmetic-tuple stride" if isinstance(d, ArithmeticTuple) else "a basis stride"
+            raise SymcuteError(f"formula: layout {layout} has {kind} {d}; formulas take integer strides"
+                               + (" (CuTe evaluates no layout with an arithmetic-tuple stride)"
+                                  if isinstance(d, ArithmeticTuple) else ""))
     for s in it.flatten_to_tuple(layout.shape):
         if s < 1:
             raise SymcuteError(f"formula: layout {layout} has an extent {s} < 1")

@@ -150,6 +150,13 @@ def to_isl(L, domain: int | None = None, digits: bool = False):
 
     @post for every q in the domain, the map's only image of q is core's ``L(q)``
     """
+    try:
+        return _to_isl(L, domain, digits)
+    except NotRepresentable as e:  # a user's layout with no Presburger form (basis strides): their error
+        raise SymcuteError(f"to_isl: {e}") from None
+
+
+def _to_isl(L, domain, digits):
     ctx = _context()
     if digits:
         f = L if isinstance(L, Formula) else formula(L)

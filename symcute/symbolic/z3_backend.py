@@ -129,7 +129,10 @@ def to_z3(L, q=None):
     s = z3.Solver()
     enc = Encoder(s)
     q = z3.Int("q") if q is None else q
-    value = enc.apply(L, q)
+    try:
+        value = enc.apply(L, q)
+    except NotRepresentable as e:  # a user's layout Z3 cannot encode (basis strides): their error
+        raise SymcuteError(f"to_z3: {e}") from None
     return value, q, list(s.assertions()) + enc.guards
 
 
