@@ -85,11 +85,22 @@ def cpp_of(op, args) -> str:
 
 
 def sides(op, args, index):
-    """C++ for both sides of the broken postcondition at ``index`` (compositions only)."""
-    if op != "composition" or isinstance(args[1], tuple):
+    """C++ for both sides of the broken postcondition at ``index``, evaluated by CuTe itself: compositions
+    ``(R(i), A(B(i)))``; a logical_divide by a layout ``(D(i), L(B(i)))`` with ``B = (T, complement(T,
+    size(L)))``; a logical_product by a layout ``(P1(i), C(B(i)))`` with ``C = complement(A,
+    size(A)*cosize(B))``.  None where the contract is checked by mode."""
+    if isinstance(args[1], tuple) or not hasattr(args[1], "shape"):
         return None
-    a, b = cpp_value(str(args[0])), cpp_value(str(args[1]))
-    return f"cute::make_tuple(composition({a}, {b})(int({index})), {a}({b}(int({index}))))"
+    a, b, i = cpp_value(str(args[0])), cpp_value(str(args[1])), f"int({index})"
+    if op == "composition":
+        return f"cute::make_tuple(composition({a}, {b})({i}), {a}({b}({i})))"
+    if op == "logical_divide":
+        return (f"cute::make_tuple(logical_divide({a}, {b})({i}), "
+                f"{a}(make_layout({b}, complement({b}, size({a})))({i})))")
+    if op == "logical_product":
+        return (f"cute::make_tuple(layout<1>(logical_product({a}, {b}))({i}), "
+                f"complement({a}, size({a}) * cosize({b}))({b}({i})))")
+    return None
 
 
 def main(argv=None) -> None:

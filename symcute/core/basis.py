@@ -11,8 +11,8 @@ and prints it, its size, rank, depth, shape, stride, modes, ``append`` and
 ``select``, but no evaluation and no algebra: ``arithmetic_tuple.hpp`` has no
 ``operator*`` of an integer and an ArithmeticTuple, so ``L(1)``, ``cosize``,
 ``coalesce``, ``composition`` ... fail to compile.  symcute keeps the stride as
-an :class:`ArithmeticTuple` leaf and raises :class:`ArithmeticTupleStrideError`
-(a LayoutError naming the stride) wherever CuTe would need that product.
+an :class:`ArithmeticTuple` leaf and raises a LayoutError naming the stride
+(:func:`arithmetic_stride_error`) wherever CuTe would need that product.
 """
 
 from __future__ import annotations
@@ -71,15 +71,14 @@ class ScaledBasis:
         return t
 
 
-class ArithmeticTupleStrideError(LayoutError):
-    """CuTe refuses the operation: it needs ``int * ArithmeticTuple`` (or an order of them), which CuTe lacks.
-    ``reason`` is the stride's own message; the operations reword the message around it."""
-
-    arithmetic_stride = True
-
-    def __init__(self, message: str, reason: str | None = None):
-        super().__init__(message)
-        self.reason = reason or message
+def arithmetic_stride_error(message: str, reason: str | None = None) -> LayoutError:
+    """CuTe's refusal of an operation on an arithmetic-tuple stride (it needs ``int * ArithmeticTuple``, or an
+    order of them, which CuTe lacks): a LayoutError whose ``reason`` is the stride's own message, marked so that
+    the operations around it reword the message to name the user's call (``hook.arithmetic_stride_failure``)."""
+    err = LayoutError(message)
+    err.reason = reason or message
+    err.arithmetic_stride = True
+    return err
 
 
 @dataclass(frozen=True)
@@ -96,12 +95,12 @@ class ArithmeticTuple:
                 f"size, rank, shape, stride and modes) but refuses to evaluate it or compute on it")
 
     def _refused(self, what: str):
-        raise ArithmeticTupleStrideError(self._reason(what))
+        raise arithmetic_stride_error(self._reason(what))
 
     def _refused_in(self, call: str):
         """Refuse ``call`` (the user's operation, named), as CuTe does."""
         reason = self._reason("is no integer")
-        raise ArithmeticTupleStrideError(f"{call}: CuTe refuses it: {reason}", reason)
+        raise arithmetic_stride_error(f"{call}: CuTe refuses it: {reason}", reason)
 
     def __mul__(self, k):
         self._refused(f"times {k}")

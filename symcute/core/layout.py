@@ -14,7 +14,7 @@ from ..errors import LayoutError, LimitError
 from .budget import charge_tuple, current as _budget
 from . import int_tuple as it
 from .int_tuple import format_int_tuple
-from .basis import ArithmeticTuple, ArithmeticTupleStrideError, ScaledBasis, arithmetic_tuple_stride
+from .basis import ArithmeticTuple, ScaledBasis, arithmetic_stride_error, arithmetic_tuple_stride
 from .dispatch import operation
 from .integer import is_static
 from .hook import traced
@@ -95,7 +95,7 @@ def refuse_arithmetic_strides(op: str, layout) -> None:
         reason = (f"the arithmetic-tuple stride {d} is a tuple to CuTe's {op}, which then walks into its terms: "
                   f"CuTe compiles and prints such a layout (and its size, rank, shape, stride and modes) but "
                   f"refuses {op} on it")
-        raise ArithmeticTupleStrideError(f"{op}({layout}): CuTe refuses it: {reason}", reason)
+        raise arithmetic_stride_error(f"{op}({layout}): CuTe refuses it: {reason}", reason)
 
 
 def refuse_arithmetic_arguments(rule: str, args: tuple) -> None:
@@ -110,7 +110,7 @@ def refuse_arithmetic_arguments(rule: str, args: tuple) -> None:
                       f"terms as extra modes, paired with the wrong extents: no layout's {rule}; symcute refuses "
                       f"that too)")
             shown = ", ".join(format_int_tuple(x) if isinstance(x, tuple) else str(x) for x in args)
-            raise ArithmeticTupleStrideError(f"{rule}({shown}): CuTe refuses it: {reason}", reason)
+            raise arithmetic_stride_error(f"{rule}({shown}): CuTe refuses it: {reason}", reason)
 
 
 def _congruent_offset(c: tuple, shape, stride):
@@ -314,9 +314,11 @@ class Layout:
             raise LayoutError(f"layout {self}: evaluating at {shown} divides by an extent 0") from None
         except RecursionError:  # a Python coordinate nested thousands deep (free to catch, costly to pre-check)
             raise LayoutError(f"layout {self}: the coordinate is nested too deeply to be a coordinate of it") from None
-        except ArithmeticTupleStrideError as e:
+        except LayoutError as e:
+            if not getattr(e, "arithmetic_stride", False):
+                raise
             shown = format_int_tuple(c) if isinstance(c, (int, tuple)) else repr(c)
-            raise ArithmeticTupleStrideError(f"layout {self}: evaluating at {shown}: {e.reason}", e.reason) from None
+            raise arithmetic_stride_error(f"layout {self}: evaluating at {shown}: {e.reason}", e.reason) from None
 
     def _at_index(self, idx: int):
         # For an int index, CuTe's hierarchical split equals the split over the flattened

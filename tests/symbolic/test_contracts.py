@@ -195,10 +195,9 @@ def test_blocked_and_raked_products_meet_their_definition_and_inherit_the_compos
     "zipped_divide(X, (2,_))", "tiled_divide(X, (2:2, (2,2)))", "flat_product(X, (2, _))",
     "blocked_product(X, (2,3):(1,2))", "composition(X, (2,(2,2)))", "logical_product(X, (_, 2))",
 ])
-def test_calc_checks_every_tiler_form_without_a_crash(expr, capsys):
-    assert main(["calc", expr, "--let", "X=(4,(4,2)):(1,(4,16))"]) == 0
-    out, err = capsys.readouterr()
-    assert out.strip() and "Traceback" not in err and "warning" not in err
+def test_calc_checks_every_tiler_form_without_a_crash(expr, cli):
+    code, out, err = cli(["calc", expr, "--let", "X=(4,(4,2)):(1,(4,16))"])
+    assert code == 0 and out.strip() and "Traceback" not in err and "warning" not in err
 
 
 def test_enumeration_and_the_prover_agree_on_random_cases():
