@@ -44,7 +44,7 @@ from ..errors import SymcuteError
 from ..core import hook
 from ..core.layout import Layout, Underscore, shape as _shape_of, stride as _stride_of
 from .graph import StepGraph
-from .rules import STRUCTURAL, citation_of, rule_for
+from .rules import RULES, STRUCTURAL, citation_of, rule_for
 from .values import describe
 
 
@@ -241,10 +241,10 @@ class Derivation:
             part = self._parts.get(id(obj))
             if part is not None and part[0] is obj:   # a layout's own shape or stride: CuTe's shape(L) / stride(L)
                 fn = _shape_of if part[2] == "shape" else _stride_of
-                return self._add_step(part[2], fn, {"x": part[1]}, obj, {}, has_output=True).output
+                return self._add_step(part[2], fn, {"x": part[1]}, obj, {}, has_output=True) + ".0"
             if any(self._traceable(x) for x in obj):
                 elements = {f"elements{k}": self._argument(x) for k, x in enumerate(obj)}
-                return self._add_step("make_tuple", make_tuple, elements, obj, {}, has_output=True).output
+                return self._add_step("make_tuple", make_tuple, elements, obj, {}, has_output=True) + ".0"
         return self._new_input(obj)
 
     def _traceable(self, obj) -> bool:
@@ -283,16 +283,17 @@ class Derivation:
         produced, or ``None`` for a step that only records ``details``
         (JSON-friendly data a report reads).
         """
-        return self._add_step(rule, None, self._inputs(dict(inputs)), output, details or {},
-                              has_output=output is not None)
+        return self.step(self._add_step(rule, None, self._inputs(dict(inputs)), output, details or {},
+                                        has_output=output is not None))
 
     def _add_step(self, rule, fn, inputs: dict, out, details, error=None, children=None,
-                  has_output=False, started: int | None = None, made=()) -> Step:
+                  has_output=False, started: int | None = None, made=()) -> str:
+        """Add a step node (and its output node); its id."""
         n = self._number()
         node = f"s{n}"
         self.graph.add_node(node, role="step", rule=rule, depth=len(self._stack), details=details, error=error,
                             order=n, parent=None, structural=rule in STRUCTURAL, fn=fn,
-                            **citation_of(rule_for(rule)))
+                            **_citation(rule))
         by_node: dict = {}
         for name, v in inputs.items():
             by_node.setdefault(v, []).append(name)
@@ -311,7 +312,7 @@ class Derivation:
             self.graph.nodes[value]["within"] = node
         if self._stack:
             self._stack[-1]["children"].append(node)
-        return self.step(node)
+        return node
 
     # --- reading ---------------------------------------------------------------------------------
     def step(self, node: str) -> Step:
@@ -418,6 +419,20 @@ class _Paused:
 
     def __exit__(self, *exc) -> None:
         hook.current.reset(self._token)
+
+
+_CITATIONS: dict = {}
+
+
+def _citation(rule_id: str) -> dict:
+    """A step node's citation attributes, computed once per catalog entry (a rule registered later is its own)."""
+    rule = rule_for(rule_id)
+    if rule_id not in RULES:   # a generic entry, new each time: nothing to keep
+        return citation_of(rule)
+    known = _CITATIONS.get(id(rule))
+    if known is None or known[0] is not rule:
+        known = _CITATIONS[id(rule)] = (rule, citation_of(rule))
+    return known[1]
 
 
 _SIGNATURES: dict = {}

@@ -43,7 +43,7 @@ def test_copy_has_its_own_attribute_dicts():
 
 def test_a_derivation_needs_no_networkx():
     code = ("import sys; from symcute import recipes; d = recipes.derive_retile(**recipes.SEED); "
-            "from symcute.report import markdown; markdown(d, 'en'); print('networkx' in sys.modules)")
+            "from symcute.report import markdown; markdown(d, 'en'); d.to_json(); print('networkx' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
 
