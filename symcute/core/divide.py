@@ -12,7 +12,7 @@ from .composition import composition
 from .coalesce import coalesce
 from .composed import ComposedLayout
 from .dispatch import member, operation
-from .layout import Layout, make_layout, slice_, _
+from .layout import Layout, slice_, _
 from .tiler import by_mode, tile_unzip
 
 
@@ -28,7 +28,8 @@ def logical_divide(layout: Layout, tiler) -> Layout:
         if not isinstance(layout, Layout):
             raise LayoutError(f"logical_divide: {layout!r} is not a layout")
         rest = complement(tiler, coalesce(layout).shape)
-        return composition(layout, make_layout(tiler, rest))
+        # make_layout(tiler, rest), both layouts (an untraced concatenation)
+        return composition(layout, Layout._make((tiler._shape, rest._shape), (tiler._stride, rest._stride)))
     return by_mode(layout, tiler, logical_divide, "logical_divide")
 
 
@@ -41,8 +42,7 @@ def zipped_divide(layout: Layout, tiler) -> Layout:
 @operation("tiled_divide")
 def tiled_divide(layout: Layout, tiler) -> Layout:
     """``((TILE_0, TILE_1, ...), REST_0, REST_1, ...)``: zipped_divide with mode 1 unpacked."""
-    result = zipped_divide(layout, tiler)
-    return slice_((_, _repeat(result[1].rank)), result)
+    return _unpack_rest(zipped_divide(layout, tiler))
 
 
 @operation("flat_divide")
@@ -56,6 +56,20 @@ def flat_divide(layout: Layout, tiler) -> Layout:
 def tile(self, *tilers):
     """CuTe's ``Layout::tile``: ``tiled_divide(*this, tilers)``."""
     return tiled_divide(self, tilers[0] if len(tilers) == 1 else tuple(tilers))
+
+
+def _unpack_rest(result: Layout) -> Layout:
+    """CuTe's ``result(_, repeat<rank<1>(result)>(_))`` for a zipped ``((tiles), (rests))``: mode 1 unpacked.
+
+    (Mode 1 of rank 1 stays one mode, a 1-tuple included: ``repeat<1>(_)`` is ``_`` itself.)
+    """
+    if type(result) is not Layout:  # a swizzled product: the slice goes through its ComposedLayout overload
+        return slice_((_, _repeat(result[1].rank)), result)
+    tiles, rests = result._shape
+    tile_strides, rest_strides = result._stride
+    if type(rests) is tuple and len(rests) != 1:
+        return Layout._make((tiles,) + rests, (tile_strides,) + rest_strides)
+    return Layout._make((tiles, rests), (tile_strides, rest_strides))
 
 
 def _repeat(n: int):

@@ -13,7 +13,7 @@ from .composition import composition
 from .dispatch import operation
 from .layout import Layout, make_layout, make_ordered_layout, slice_, append, cosize, zip_layouts, _
 from .tiler import by_mode, tile_unzip
-from .divide import _repeat
+from .divide import _repeat, _unpack_rest
 
 
 @operation("logical_product")
@@ -27,7 +27,10 @@ def logical_product(block: Layout, tiler) -> Layout:
         if not isinstance(block, Layout):
             raise LayoutError(f"logical_product: {block!r} is not a layout")
         rest = complement(block, block.size() * cosize(tiler))
-        return make_layout(block, composition(rest, tiler))
+        repeats = composition(rest, tiler)
+        if type(repeats) is Layout:  # make_layout(block, repeats) of two layouts: an untraced concatenation
+            return Layout._make((block._shape, repeats._shape), (block._stride, repeats._stride))
+        return make_layout(block, repeats)
     return by_mode(block, tiler, logical_product, "logical_product")
 
 
@@ -38,8 +41,7 @@ def zipped_product(block: Layout, tiler) -> Layout:
 
 @operation("tiled_product")
 def tiled_product(block: Layout, tiler) -> Layout:
-    result = zipped_product(block, tiler)
-    return slice_((_, _repeat(result[1].rank)), result)
+    return _unpack_rest(zipped_product(block, tiler))
 
 
 @operation("flat_product")
