@@ -22,26 +22,32 @@ from .layout import Layout, _filter_zeros_tuple, _normalize, no_modes_error, ref
 
 
 def _bw_coalesce(flat_shape: tuple, flat_stride: tuple, new_shape, new_stride) -> Layout:
-    # `shapes`/`strides` hold the result back to front: [-1] is the front CuTe compares with
-    shapes, strides = [new_shape], [new_stride]
+    # walking back to front: `front` is the mode CuTe compares with, `done` the modes behind it
+    done_shapes, done_strides = [], []
+    front_shape, front_stride = new_shape, new_stride
     for i in range(len(flat_shape) - 2, -1, -1):
         s = flat_shape[i]
         if s == 1 and type(s) is int:               # is_constant<1>: a run-time 1 is a mode like any other
             continue
         d = flat_stride[i]
-        if len(shapes) == 1 and shapes[0] == 1 and type(shapes[0]) is int:   # replace a static-1 front
-            shapes[0], strides[0] = s, d
-        elif s * d == strides[-1] and _static_merge(s, d, shapes[-1], strides[-1]):
-            shapes[-1] = s * shapes[-1]             # contiguous: merge into the front mode
-            strides[-1] = d
+        if not done_shapes and front_shape == 1 and type(front_shape) is int:   # replace a static-1 front
+            front_shape, front_stride = s, d
+        elif s * d == front_stride and (
+                type(s) is int and type(d) is int and type(front_shape) is int and type(front_stride) is int
+                or _static_merge(s, d, front_shape, front_stride)):
+            front_shape = s * front_shape           # contiguous: merge into the front mode
+            front_stride = d
         else:
-            shapes.append(s)
-            strides.append(d)
-    if len(shapes) == 1:
-        if shapes[0] == 1 and type(shapes[0]) is int:
+            done_shapes.append(front_shape)
+            done_strides.append(front_stride)
+            front_shape, front_stride = s, d
+    if not done_shapes:
+        if front_shape == 1 and type(front_shape) is int:
             return Layout._make(1, 0)
-        return Layout._make(shapes[0], strides[0])
-    return Layout._make(tuple(reversed(shapes)), tuple(reversed(strides)))
+        return Layout._make(front_shape, front_stride)
+    done_shapes.append(front_shape)
+    done_strides.append(front_stride)
+    return Layout._make(tuple(reversed(done_shapes)), tuple(reversed(done_strides)))
 
 
 def _static_merge(s, d, front_shape, front_stride) -> bool:
@@ -123,5 +129,6 @@ def filter(layout: Layout, profile=None) -> Layout:
 
 def _filter_flat(layout: Layout, op: str = "filter") -> Layout:
     fs, fd = _flat_modes(layout, op)
-    fs = tuple(1 if d == 0 and type(d) is int else s for s, d in zip(fs, fd))   # static-0 strides only
+    if 0 in fd:   # static-0 strides only become size 1
+        fs = tuple([1 if d == 0 and type(d) is int else s for s, d in zip(fs, fd)])
     return _bw_coalesce(fs, fd, fs[-1], fd[-1])

@@ -11,6 +11,7 @@ from __future__ import annotations
 from ..errors import LayoutError
 from . import int_tuple as it
 from .coalesce import _bw_coalesce, _filter_flat
+from .budget import current as _budget
 from .layout import Layout, cosize, format_int_tuple
 from .dispatch import operation
 from .hook import note, recording
@@ -30,14 +31,15 @@ def complement(layout: Layout, cotarget=None) -> Layout:
         raise LayoutError(f"complement: {layout!r} is not a layout")
     filtered = _filter_flat(layout, "complement")
     if cotarget is None:
-        cotarget = cosize(filtered)
-    elif isinstance(cotarget, Layout):
-        cotarget = cotarget.shape
-    if cotarget == ():
-        raise LayoutError(f"complement({layout}, ()): the cotarget has no modes (CuTe: Index out of range)")
-    if not _is_int_tuple(cotarget):
-        raise LayoutError(f"complement({layout}, {cotarget!r}): the cotarget must be an integer or a shape")
-    shape, stride = filtered.shape, filtered.stride
+        cotarget = _cosize_flat(filtered)
+    elif type(cotarget) is not int:
+        if isinstance(cotarget, Layout):
+            cotarget = cotarget.shape
+        if cotarget == ():
+            raise LayoutError(f"complement({layout}, ()): the cotarget has no modes (CuTe: Index out of range)")
+        if not _is_int_tuple(cotarget):
+            raise LayoutError(f"complement({layout}, {cotarget!r}): the cotarget must be an integer or a shape")
+    shape, stride = filtered._shape, filtered._stride
     if not isinstance(stride, tuple) and stride == 0 and type(stride) is int:   # is_constant<0, Stride>
         return Layout(_coalesce_shape(cotarget))
     if type(shape) is not tuple:
@@ -52,7 +54,7 @@ def complement(layout: Layout, cotarget=None) -> Layout:
         raise LayoutError(f"complement({layout}): Dynamic-stride complement only for rank-1 layouts "
                           f"(CuTe static_asserts static strides when the filtered layout has several modes)")
     # CuTe repeatedly takes the first mode of minimal stride: that is a stable sort by stride
-    order = sorted(range(len(stride)), key=stride.__getitem__)
+    order = sorted(range(len(stride)), key=stride.__getitem__) if len(stride) > 1 else (0,)
     result_shape: list = []
     result_stride: list = [1]   # result_stride[-1] is the extent covered so far
     for k in order:
@@ -66,8 +68,15 @@ def complement(layout: Layout, cotarget=None) -> Layout:
         result_shape.append(new_shape)
         result_stride.append(d * shape[k])
     new_stride = result_stride.pop()
-    rest_shape = _coalesce_shape(it.ceil_div(cotarget, new_stride))
-    rest_stride = it.compact_col_major(rest_shape, new_stride)
+    if type(cotarget) is int and type(new_stride) is int and cotarget >= 0 and new_stride > 0 \
+            and _budget.get() is None:
+        # static ints, the common signs, no budget metering the strides: ceil_div and the
+        # compact stride of one static mode inline (what the general line below computes)
+        rest_shape = (cotarget + new_stride - 1) // new_stride
+        rest_stride = 0 if rest_shape == 1 else new_stride
+    else:
+        rest_shape = _coalesce_shape(it.ceil_div(cotarget, new_stride))
+        rest_stride = it.compact_col_major(rest_shape, new_stride)
     if type(rest_shape) is tuple:   # static and run-time extents do not coalesce: several rest modes
         flat_s = tuple(result_shape) + rest_shape
         flat_d = tuple(result_stride) + rest_stride
@@ -78,6 +87,19 @@ def complement(layout: Layout, cotarget=None) -> Layout:
     # CuTe coalesces ((result_shape), rest_shape); rest is one mode here, so the flat list is direct
     return _bw_coalesce(tuple(result_shape) + (rest_shape,), tuple(result_stride) + (rest_stride,),
                         rest_shape, rest_stride)
+
+
+def _cosize_flat(filtered: Layout):
+    """``cosize`` of a layout of depth <= 1 (a filtered one), static int strides inline."""
+    shape, stride = filtered._shape, filtered._stride
+    if type(shape) is not tuple:
+        shape, stride = (shape,), (stride,)
+    total = 1
+    for s, d in zip(shape, stride):
+        if type(d) is not int:
+            return cosize(filtered)  # run-time strides, and the error for basis strides
+        total += (s - 1) * (d if d >= 0 else -d)
+    return total
 
 
 def _is_int_tuple(t) -> bool:

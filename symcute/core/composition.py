@@ -98,12 +98,13 @@ def compose(self, *others):
 def _coprofile(rhs: Layout):
     """CuTe's ``coprofile``: the codomain profile; non-tuple (0) for integer strides."""
     total = 0
-    for d in it.flatten_to_tuple(rhs._stride):
+    strides = it.flatten_to_tuple(rhs._stride)
+    for d in strides:
         if type(d) is not int:
             break
     else:
         return 0
-    for d in it.flatten_to_tuple(rhs._stride):
+    for d in strides:
         total = total + d
     if isinstance(total, int) or isinstance(total, ScaledBasis) and not total.modes:
         return 0
@@ -128,7 +129,8 @@ def _impl(lshape, lstride, rshape, rstride, lhs, rhs):
     result_shape: list = []
     result_stride: list = []
     rest_shape, rest_stride = rshape, rstride
-    divisions = []  # the division steps, kept for the derivation
+    # the division steps, kept for the derivation (building them costs; only while one records)
+    divisions = [] if recording() is not None else None
     last = len(lshape) - 1
     for i in range(last):
         curr_shape, curr_stride = lshape[i], lstride[i]
@@ -139,11 +141,19 @@ def _impl(lshape, lstride, rshape, rstride, lhs, rhs):
                 f"composition({lhs}, {format_int_tuple(rhs)}): Stride Divisibility Condition violated: "
                 f"stride {rest_stride} is neither divisible by nor less than shape {curr_shape}")
         a = rest_stride if rest_stride >= 0 else -rest_stride
-        next_shape = it.ceil_div(curr_shape, a)
-        sign = (1 if rest_stride > 0 else -1 if rest_stride < 0 else 0)
-        next_stride = it.ceil_div(a, curr_shape) * (sign if type(rest_stride) is int else DynamicInt(sign))
+        if type(rest_stride) is int and type(curr_shape) is int and curr_shape > 0 and a > 0:
+            # static ints of the common signs: both ceil_divs inline (it.ceil_div's own fast path)
+            next_shape = (curr_shape + a - 1) // a
+            next_stride = (a + curr_shape - 1) // curr_shape
+            if rest_stride < 0:
+                next_stride = -next_stride
+        else:
+            next_shape = it.ceil_div(curr_shape, a)
+            sign = (1 if rest_stride > 0 else -1 if rest_stride < 0 else 0)
+            next_stride = it.ceil_div(a, curr_shape) * (sign if type(rest_stride) is int else DynamicInt(sign))
         if (next_shape == 1 and type(next_shape) is int) or (rest_shape == 1 and type(rest_shape) is int):
-            divisions.append((curr_shape, curr_stride, rest_shape, rest_stride, None))
+            if divisions is not None:
+                divisions.append((curr_shape, curr_stride, rest_shape, rest_stride, None))
             rest_stride = next_stride
             continue
         if type(next_shape) is int and type(rest_shape) is int:
@@ -154,12 +164,13 @@ def _impl(lshape, lstride, rshape, rstride, lhs, rhs):
             raise LayoutError(
                 f"composition({lhs}, {format_int_tuple(rhs)}): Shape Divisibility Condition violated: "
                 f"shape {rest_shape} is not divisible by {new_shape}")
-        divisions.append((curr_shape, curr_stride, rest_shape, rest_stride, new_shape))
+        if divisions is not None:
+            divisions.append((curr_shape, curr_stride, rest_shape, rest_stride, new_shape))
         result_shape.append(new_shape)
         result_stride.append(rest_stride * curr_stride)
         rest_shape = rest_shape // new_shape if type(rest_shape) is int else it.cdiv(rest_shape, new_shape)
         rest_stride = next_stride
-    if recording() is not None:  # building the details costs; only when a derivation asks
+    if divisions is not None:
         note(divisions=divisions)
     last_stride = lstride[last]
     if not result_shape:

@@ -184,6 +184,7 @@ def right_inverse(layout):
     result_shape, result_stride = [1], [0]
     curr = 1
     chosen, skipped = [], []
+    rec = recording()
     for i in order:
         # is_constant<stride, curr>: the chain continues only while the extent covered is static
         if stride[i] == curr and type(curr) is int:
@@ -191,9 +192,11 @@ def right_inverse(layout):
             result_stride.append(preprod[i])
             curr = shape[i] * stride[i]
             chosen.append(i)
+        elif rec is None and (type(curr) is not int or stride[i] > curr):
+            break   # the strides ascend and curr stays: no later mode continues the chain (CuTe's fold skips them)
         else:
             skipped.append(i)
-    if recording() is not None:  # building the details costs; only when a derivation asks
+    if rec is not None:  # building the details costs; only when a derivation asks
         note(coalesced=clayout, weights=preprod[:-1], order=order, chosen=chosen, skipped=skipped)
     return _bw_coalesce(tuple(result_shape), tuple(result_stride), result_shape[-1], result_stride[-1])
 
