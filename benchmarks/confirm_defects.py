@@ -89,7 +89,7 @@ def sides(op, args, index):
     ``(R(i), A(B(i)))``; a logical_divide by a layout ``(D(i), L(B(i)))`` with ``B = (T, complement(T,
     size(L)))``; a logical_product by a layout ``(P1(i), C(B(i)))`` with ``C = complement(A,
     size(A)*cosize(B))``.  None where the contract is checked by mode."""
-    if isinstance(args[1], tuple) or not hasattr(args[1], "shape"):
+    if len(args) < 2 or isinstance(args[1], tuple) or not hasattr(args[1], "shape"):
         return None
     a, b, i = cpp_value(str(args[0])), cpp_value(str(args[1])), f"int({index})"
     if op == "composition":
