@@ -71,6 +71,9 @@ def _expression(args, lim):
     from ..symbolic.claim import Claim, prove_claim
     from ..symbolic.proof import Proof
     from .formula import evaluate_named
+    if args.claim.strip().isidentifier():   # a word that is no keyword: a typo, said as argparse says it
+        raise ParseError(f"argument claim: invalid choice: {args.claim!r} (choose from "
+                         f"{', '.join(repr(k) for k in sorted(CLAIMS))}, or write a claim expression)")
     if args.layouts:
         raise ParseError(f"prove {args.claim!r}: a claim expression takes no further layouts (bind them with "
                          f"--let), got {len(args.layouts)}")
@@ -114,6 +117,15 @@ def _keyword(args, lim):
         raise ParseError("prove aligned needs --alignment A")
     if k == "vector" and args.width is None:
         raise ParseError("prove vector needs --width W")
+    if args.forall is None and args.domain is None:   # the prover's own entry points, as before the claim language
+        if k == "equal":
+            return sym.prove(L, value(args.layouts[1]), limit=lim)
+        if k == "injective":
+            return sym.is_injective(L, limit=lim)
+        if k == "surjective":
+            return sym.is_surjective(L, args.cotarget, limit=lim)
+        if k == "bijective":
+            return sym.is_bijective(L, args.cotarget, limit=lim)
     if k == "equal" and args.forall is None:
         return sym.prove(L, value(args.layouts[1]), domain=args.domain, limit=lim)
     make = {
