@@ -221,3 +221,31 @@ def test_enumeration_and_the_prover_agree_on_random_cases():
                 assert a.verdict == b.verdict, (op, [str(x) for x in args], a, b)
                 agree += 1
     assert agree > 150
+
+
+def test_random_tiler_forms_give_a_verdict_or_cutes_refusal_never_a_crash():
+    # ints (0 and negative too), `_`, layouts, empty and nested tuples: the fuzz run's crash class
+    import random
+    from symcute.core.layout import _
+    from symcute.symbolic.contracts import DIVIDES, PRODUCTS
+    from tests.differential.core_cases import rand_layout
+    rng = random.Random(99)
+
+    def tiler(depth=0):
+        r = rng.random()
+        if r < 0.2:
+            return _
+        if r < 0.4:
+            return rng.choice([1, 2, 3, 4, 8, 0, -2])
+        if r < 0.7 or depth > 1:
+            return rand_layout(rng, max_rank=2, depth=1)
+        return tuple(tiler(depth + 1) for _i in range(rng.randint(0, 3)))
+    verdicts = 0
+    for _i in range(300):
+        op = rng.choice(("composition", *DIVIDES, *PRODUCTS, "blocked_product", "raked_product"))
+        try:
+            verdicts += contract(op, rand_layout(rng), tiler(), enumerate_up_to=1 << 16).verdict in (
+                "proved", "refuted", "unknown")
+        except SymcuteError:
+            pass
+    assert verdicts > 100
