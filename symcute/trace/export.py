@@ -87,12 +87,20 @@ def to_gexf(d, path=None) -> str:
     return _write("\n".join(nx.generate_gexf(_flat_networkx(d))) + "\n", path)
 
 
+def _pydot_installed() -> bool:
+    import importlib.util
+    import sys
+    if "pydot" in sys.modules:       # already imported, or blocked (None) as a test does
+        return sys.modules["pydot"] is not None
+    return importlib.util.find_spec("pydot") is not None
+
+
 def to_dot(d, path=None) -> str:
-    try:
-        import pydot  # noqa: F401  (networkx's to_pydot needs it)
-    except ImportError:
+    # pydot is the optional `dot` extra, not a runtime dependency: networkx's to_pydot imports it,
+    # so only its presence is checked here (a clear error instead of networkx's ImportError)
+    if not _pydot_installed():
         raise SymcuteError("DOT output needs the Python package pydot, which is not installed "
-                           "(pip install pydot); GraphML and JSON need nothing more") from None
+                           "(pip install pydot); GraphML and JSON need nothing more")
     import networkx as nx
     g = _flat_networkx(d)
     quoted = nx.DiGraph()
