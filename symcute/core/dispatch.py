@@ -34,8 +34,8 @@ from .hook import arithmetic_stride_failure, current, failure
 from ..errors import LayoutError
 
 
-# Set by layout.py (which imports this module): refuses a traced operation's arguments CuTe cannot take
-# whatever the overload (layouts with arithmetic-tuple strides); None until layout.py is loaded.
+# Set by layout.py when the first layout with an arithmetic-tuple stride is built: refuses a traced
+# operation's arguments CuTe cannot take whatever the overload; None (free) until then.
 argument_check = None
 
 

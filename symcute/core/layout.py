@@ -39,7 +39,16 @@ class Underscore:
 _ = Underscore()
 
 
+def _arithmetic_strides_built() -> None:
+    """The first layout with an arithmetic-tuple stride arms the algebra's argument check (every traced
+    operation refuses such layouts, whatever the overload); until then the check costs nothing."""
+    from . import dispatch
+    dispatch.argument_check = refuse_arithmetic_arguments
+
+
 def _check_leaf(x, what: str):
+    if type(x) is ArithmeticTuple:
+        _arithmetic_strides_built()
     if isinstance(x, bool) or not isinstance(x, (int, ScaledBasis, ArithmeticTuple)):
         raise LayoutError(f"layout {what} leaf {x!r} is not an integer")
 
@@ -75,6 +84,7 @@ def _arithmetic_strides(shape, stride):
                                   f"are not congruent")
             return tuple(go(x, y) for x, y in zip(s, d))
         if isinstance(d, tuple):
+            _arithmetic_strides_built()
             return arithmetic_tuple_stride(d, f"layout {format_int_tuple(shape)}:{format_int_tuple(stride)}")
         return d
     return go(shape, stride)
@@ -691,8 +701,3 @@ def _lift_slice(c, t) -> tuple:
     if isinstance(c, Underscore):
         return (t,)
     return ()
-
-
-# The algebra (every traced operation) refuses layouts with arithmetic-tuple strides, whatever the overload.
-from . import dispatch as _dispatch  # noqa: E402  (dispatch is a leaf of core; layout.py fills in its check)
-_dispatch.argument_check = refuse_arithmetic_arguments
