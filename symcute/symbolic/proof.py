@@ -26,6 +26,11 @@ from .vocabulary import Method, Verdict, read_cell, read_column, read_key
 
 VERDICTS = tuple(v.value for v in Verdict)
 
+# The columns of a certificate kind that are named by the claim's labels (the two sides' coefficients of
+# prover._equality_certificate): read back from JSON they stay text, even a label such as "result" or
+# "weight" that reads like one of the prover's own columns.
+SIDE_COLUMNS = {"equality": (3, 4)}
+
 
 @dataclass(frozen=True)
 class Certificate:
@@ -51,8 +56,11 @@ class Certificate:
     def from_dict(d: dict) -> "Certificate":
         """Inverse of :meth:`to_dict` (``data`` stays in its JSON form); columns and marks read back as members."""
         t = Table.from_dict(d["table"])
-        t = Table([read_column(h) for h in t.header], [[read_cell(c) for c in r] for r in t.rows], t.title)
-        return Certificate(str(d["kind"]), t, tuple(str(c) for c in d["conditions"]), dict(d.get("data") or {}))
+        kind = str(d["kind"])
+        sides = SIDE_COLUMNS.get(kind, ())   # the claim's labels stay labels, whatever they read like
+        t = Table([h if k in sides else read_column(h) for k, h in enumerate(t.header)],
+                  [[read_cell(c) for c in r] for r in t.rows], t.title)
+        return Certificate(kind, t, tuple(str(c) for c in d["conditions"]), dict(d.get("data") or {}))
 
 
 @dataclass(frozen=True)

@@ -139,6 +139,7 @@ def _prove_equal(lhs, rhs, n: int, statement: str, limit, labels, names=None) ->
 def _equality_certificate(rows, labels) -> Certificate:
     la, lb = labels
     via = any(r.lhs_via or r.rhs_via for r in rows)
+    # the sides' labels are columns 3 and 4 (proof.SIDE_COLUMNS keeps them labels when read back)
     header = [Column.DIGIT, Column.EXTENT, Column.WEIGHT, la, lb, Column.AGREES] + \
         ([Labelled(Column.VIA, la)] if via else [])
     body = []
