@@ -157,6 +157,30 @@ class Upcast(Record):
 
 
 @dataclass(frozen=True)
+class RetileConfig(Record):
+    """The TiledCopy of retile-d and the fragment it retiles: CuTe's member types, V, N = TiledNumThr*V."""
+    V: int
+    N: int
+    tiler: str
+    tile: tuple
+    elements: int
+    fragment: str
+    fragment_given: bool      # V came from --values, not from thread 0's fragment
+    copy_atom: str
+    value_type: str
+    ptx: str
+    copy_header: str
+    layout_tv: str
+    tiled_num_thr: int
+    tiled_num_val: int
+    atom_num_thr: int
+    atom_num_val: int
+    copy_arch: str | None = None
+    mma_arch: str | None = None
+    mma_threads: int | None = None
+
+
+@dataclass(frozen=True)
 class Retile(Record):
     """``TiledCopy::retile``'s intermediate values (the seed's last section)."""
     V: int

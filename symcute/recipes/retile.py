@@ -13,7 +13,7 @@ from .steps import (
     _names_tree, add_evaluation, add_formula, add_proof, add_table, coordinate_terms, cute,
     distinct_values, image, mode_terms,
 )
-from .records import Retile, SelectedTV, SelectedTVs, StageRow, ThreadDomain, Upcast, UpcastRow
+from .records import Retile, RetileConfig, SelectedTV, SelectedTVs, StageRow, ThreadDomain, Upcast, UpcastRow
 
 # The seed document's configuration (seeds/000_28a9c404e15f3261.txt); its aside
 # contrasts upcast<128*8> with upcast<128*4>.
@@ -80,11 +80,11 @@ def derive_retile(mma="SM80_16x8x16_F16F16F16F16_TN", atom_layout=(2, 2, 1), ope
             members = {"tiled_num_thr": tc.tiled_num_thr, "tiled_num_val": tc.tiled_num_val,
                        "atom_num_thr": tc.atom_num_thr, "atom_num_val": tc.atom_num_val}
         N = members["tiled_num_thr"] * V
-        add_table(d, "retile_config", V=V, N=N, tiler=cute(tc.tiler_mn), tile=list(tile),
-                  elements=tile[0] * tile[1], fragment=str(frag), fragment_given=frg_values is not None,
-                  copy_atom=atom.name, value_type=str(atom.value_type), ptx=atom.ptx, copy_header=atom.header,
-                  layout_tv=str(tc.layout_tv), copy_arch=atom.arch, mma_arch=tiled.atom.arch,
-                  mma_threads=tiled.size(), **members)
+        add_table(d, "retile_config", **RetileConfig(
+            V, N, cute(tc.tiler_mn), tuple(tile), tile[0] * tile[1], str(frag), frg_values is not None, atom.name,
+            str(atom.value_type), atom.ptx, atom.header, str(tc.layout_tv), members["tiled_num_thr"],
+            members["tiled_num_val"], members["atom_num_thr"], members["atom_num_val"], atom.arch,
+            tiled.atom.arch, tiled.size()).to_details())
         G = right_inverse(F)
         d.label(G, "G")
         Gf = _right_inverse_steps(d, F, Ff, G, op)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from .. import markup as md
 from ..atoms.operand import OPERANDS
-from ..recipes.records import Retile, SelectedTVs, ThreadDomain, Upcast
+from ..recipes.records import Retile, RetileConfig, SelectedTVs, ThreadDomain, Upcast
 from .common import axes_table, check, checks_summary, cute, lin, product_text, sources, span
 from ..markup import Raw, block, code
 from .templates import snippets
@@ -28,12 +28,12 @@ def render(view, t) -> str:
 def _context(view) -> dict:
     """The facts most sections use, read once."""
     conf = view.table("configuration")
-    rc = view.table("retile_config")
+    rc = RetileConfig.from_details(view.table("retile_config"))
     op = conf["operand"]
     ax = conf["operand_axes"]
-    return {"op": op, "conf": conf, "rc": rc, "ax": ax, "T": rc["tiled_num_thr"], "V": rc["V"], "N": rc["N"],
-            "tile": rc["tile"], "elements": rc["elements"], "bmode": conf["broadcast_mode"],
-            "q_formula": f"{ax[0]}+{rc['tile'][0]}*{ax[1]}", "tv_formula": f"t+{rc['tiled_num_thr']}*v"}
+    return {"op": op, "conf": conf, "rc": rc, "ax": ax, "T": rc.tiled_num_thr, "V": rc.V, "N": rc.N,
+            "tile": rc.tile, "elements": rc.elements, "bmode": conf["broadcast_mode"],
+            "q_formula": f"{ax[0]}+{rc.tile[0]}*{ax[1]}", "tv_formula": f"t+{rc.tiled_num_thr}*v"}
 
 
 def _question(view, t, ctx) -> list:
@@ -84,7 +84,7 @@ def _configuration(view, t, ctx) -> list:
              t("config_tile"), block(mnk),
              t("config_operand", op=op, a=code(ax[0].upper()), b=code(ax[1].upper()),
                rows=ctx["tile"][0], cols=ctx["tile"][1], V=code(ctx["V"]),
-               vt=code(ctx["rc"]["value_type"]))]
+               vt=code(ctx["rc"].value_type))]
     rows = [[Raw(code("lane", cell=True)), Raw(t("sym_lane")), span(conf["atom_threads"])]]
     modes = [m for m in conf["thread_modes"] if m[1] > 1]
     for name, ext, _ in modes:
@@ -107,24 +107,24 @@ def _configuration(view, t, ctx) -> list:
 def _tiled_copy(view, t, ctx) -> list:
     rc, op = ctx["rc"], ctx["op"]
     frag = {"A": "tCrA", "B": "tCrB", "C": "tCrC"}[op]
-    lines = [f"TiledLayout_TV = mma.get_layout{op}_TV()", f"TiledNumThr    = {rc['tiled_num_thr']}",
-             f"V              = size<0>({frag}) = {rc['V']}", f"Tiler_MN       = {rc['tiler']}"]
+    lines = [f"TiledLayout_TV = mma.get_layout{op}_TV()", f"TiledNumThr    = {rc.tiled_num_thr}",
+             f"V              = size<0>({frag}) = {rc.V}", f"Tiler_MN       = {rc.tiler}"]
     parts = [md.heading(2, t("sec_tiled_copy", fn=code(f"make_tiled_copy_{op}"))),
              t("tiled_copy_intro", fn=code(f"make_tiled_copy_{op}"), op=op),
              block(snippets.MAKE_TILED_COPY[op], "cpp"), t("tiled_copy_values"), block("\n".join(lines)),
              t("tiled_copy_tiler", op=op, a=code(ctx["ax"][0].upper()), b=code(ctx["ax"][1].upper())),
-             t("tiled_copy_v", fragment=code(rc["fragment"]), V=code(rc["V"]))]
-    if rc.get("fragment_given"):
-        parts.append(t("tiled_copy_v_given", V=code(rc["V"])))
-    parts.append(t("tiled_copy_atom", atom=code(f"Copy_Atom<{rc['copy_atom']}, {rc['value_type']}>"),
-                   ptx=code(rc["ptx"]), thr=code(rc["atom_num_thr"]), val=code(rc["atom_num_val"])))
+             t("tiled_copy_v", fragment=code(rc.fragment), V=code(rc.V))]
+    if rc.fragment_given:
+        parts.append(t("tiled_copy_v_given", V=code(rc.V)))
+    parts.append(t("tiled_copy_atom", atom=code(f"Copy_Atom<{rc.copy_atom}, {rc.value_type}>"),
+                   ptx=code(rc.ptx), thr=code(rc.atom_num_thr), val=code(rc.atom_num_val)))
     # CuTe checks neither the architecture nor the thread counts of the pair: say what it accepted
-    copy_arch, mma_arch = _sm(rc.get("copy_arch")), _sm(ctx["conf"].get("arch"))
+    copy_arch, mma_arch = _sm(rc.copy_arch), _sm(ctx["conf"].get("arch"))
     if copy_arch is not None and mma_arch is not None and copy_arch > mma_arch:
-        parts.append(t("tiled_copy_arch", copy=code(rc["copy_atom"]), copy_arch=rc["copy_arch"],
+        parts.append(t("tiled_copy_arch", copy=code(rc.copy_atom), copy_arch=rc.copy_arch,
                        mma=code(ctx["conf"]["mma"]), mma_arch=ctx["conf"]["arch"]))
-    if rc.get("mma_threads") is not None and rc["mma_threads"] % rc["atom_num_thr"]:
-        parts.append(t("tiled_copy_threads", threads=code(rc["mma_threads"]), thr=code(rc["atom_num_thr"])))
+    if rc.mma_threads is not None and rc.mma_threads % rc.atom_num_thr:
+        parts.append(t("tiled_copy_threads", threads=code(rc.mma_threads), thr=code(rc.atom_num_thr)))
     return parts
 
 
@@ -416,8 +416,8 @@ def _retile(view, t, ctx) -> list:
     parts = [md.heading(2, t("sec_retile", fn=code("retile_D"))), t("rt_intro"), block(snippets.RETILE_REST, "cpp"),
              t("rt_tiler", each=code(cute(r.product_each)), tiler=code(cute(r.tiler)), V=code(r.V)),
              block(f"frg_layout_v = {r.frg_layout_v}\nretile({r.fragment})\n  = {r.result}"),
-             t("rt_values", V=code(r.V), ptx=code(rc["ptx"]), val=code(r.atom_num_val),
-               vt=code(rc["value_type"]), grouping=code(r.grouping))]
+             t("rt_values", V=code(r.V), ptx=code(rc.ptx), val=code(r.atom_num_val),
+               vt=code(rc.value_type), grouping=code(r.grouping))]
     if ctx["bmode"]:
         parts.append(t("rt_broadcast_loads", mode=code(ctx["bmode"]), op=ctx["op"]))
     if ctx["bmode"]:
@@ -433,6 +433,6 @@ def _retile(view, t, ctx) -> list:
 def _summary(view, t, ctx) -> list:
     conf = ctx["conf"]
     extra = [((conf["header"], conf["mma"]), t("src_atom_layout", op=ctx["op"])),
-             ((ctx["rc"]["copy_header"], ctx["rc"]["copy_atom"]), t("src_copy_atom"))]
+             ((ctx["rc"].copy_header, ctx["rc"].copy_atom), t("src_copy_atom"))]
     return [md.heading(2, t("sec_checks")), t("checks_intro"), checks_summary(t, view),
             md.heading(2, t("sec_sources")), sources(t, view, extra)]
