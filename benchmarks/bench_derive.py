@@ -60,12 +60,22 @@ def _children_cpu() -> float:
     return r.ru_utime + r.ru_stime
 
 
+def _bytecode_env() -> dict:
+    return {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
+
 def cold(runs: int) -> tuple[list, list]:
     """Wall and CPU seconds (user+sys of the process and what it waited for) of each fresh run."""
+    # As installed (pip writes the bytecode at install time): a cold process loads cached bytecode. Under
+    # PYTHONDONTWRITEBYTECODE (set on some machines) every run would compile all of symcute's sources
+    # again (~0.16 s here), which measures the compiler, not symcute; one untimed run writes the cache.
+    env = _bytecode_env()
+    command = [sys.executable, "-m", "symcute", "derive"]
+    subprocess.run(command, stdout=subprocess.DEVNULL, check=True, cwd=ROOT, env=env)
     times, cpu = [], []
     for _ in range(runs):
         c0, began = _children_cpu(), time.perf_counter()
-        subprocess.run([sys.executable, "-m", "symcute", "derive"], stdout=subprocess.DEVNULL, check=True, cwd=ROOT)
+        subprocess.run(command, stdout=subprocess.DEVNULL, check=True, cwd=ROOT, env=env)
         times.append(time.perf_counter() - began)
         cpu.append(_children_cpu() - c0)
     return times, cpu
@@ -130,7 +140,8 @@ for (_, a), (name, b) in zip(marks, marks[1:]):
 
 def startup() -> list:
     """CPU milliseconds of each stage of a fresh process running the seed's derive (imports first)."""
-    proc = subprocess.run([sys.executable, "-c", STARTUP], capture_output=True, text=True, cwd=ROOT, check=True)
+    proc = subprocess.run([sys.executable, "-c", STARTUP], capture_output=True, text=True, cwd=ROOT, check=True,
+                          env=_bytecode_env())
     before = subprocess.run([sys.executable, "-c", "import time; print(time.process_time() * 1000)"],
                             capture_output=True, text=True, check=True)
     rows = [("python start (to the first line)", float(before.stdout))]

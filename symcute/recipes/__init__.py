@@ -29,26 +29,34 @@ Step details are JSON-native (ints, strings, lists, dicts), so a derivation
 re-imported with ``Derivation.from_json`` renders the same report.
 """
 
-from .bank import BANK_SEED, derive_bank
-from .catalog import derive_catalog
-from .retile import SEED, derive_retile
-from .steps import (
-    ENUMERATE_LIMIT, add_evaluation, add_formula, add_proof, add_table, coordinate_terms, cute,
-    distinct_values, image, last_node, mode_terms,
-)
-from .swizzle import derive_swizzle
-from .tv import derive_tv, derive_tv_copy
-
 __all__ = ["SEED", "derive_retile", "BANK_SEED", "derive_bank", "derive_tv", "derive_tv_copy", "derive_catalog", "derive_gmem", "derive_swizzle",
            "ENUMERATE_LIMIT",
            "add_evaluation", "add_formula", "add_proof", "add_table", "coordinate_terms", "cute",
            "distinct_values", "image", "last_node", "mode_terms"]
 
 
+# Each recipe is loaded on first use: a cold `symcute derive` (the seed's retile-d) then imports only
+# what the retile recipe needs, not the memory model (bank), the catalog, the swizzle tables or SymPy
+# (the gmem recipe works over SymPy parameters).
+_LAZY = {
+    "derive_bank": "bank", "BANK_SEED": "bank", "derive_catalog": "catalog", "derive_retile": "retile",
+    "SEED": "retile", "derive_swizzle": "swizzle", "derive_tv": "tv", "derive_tv_copy": "tv",
+    "derive_gmem": "gmem",
+    **{name: "steps" for name in ("ENUMERATE_LIMIT", "add_evaluation", "add_formula", "add_proof", "add_table",
+                                  "coordinate_terms", "cute", "distinct_values", "image", "last_node",
+                                  "mode_terms")},
+}
+
+
 def __getattr__(name: str):
-    # the gmem recipe works over SymPy parameters: loaded on first use, so that the other recipes
-    # (and a cold `symcute derive`) do not import SymPy
-    if name == "derive_gmem":
-        from .gmem import derive_gmem
-        return derive_gmem
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY))
