@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 from ..core import ComposedLayout, Layout, Swizzle, sizeof_bits, tile_to_shape
 from ..errors import LayoutError, SymcuteError
+from .synth import rank_alternatives
 
 # name -> (value bits, (B, M, S) on element offsets, atom shape, atom stride, where CUTLASS writes it)
 SM80_ATOMS = {
@@ -211,12 +212,7 @@ def synthesize_smem_layout(shape, accesses, value_type, base=None, max_alternati
     order = {id(c): i for i, c in enumerate(cands)}
     ranked = sorted(valid, key=lambda c: (c.total, order[id(c)]))
     best = ranked[0]
-    optimal = tuple(c for c in ranked if c.total == best.total)
-    alts, seen = [], {best.total}
-    for c in ranked:
-        if c.total not in seen and len(alts) < max_alternatives:
-            alts.append(c)
-            seen.add(c.total)
+    optimal, alts = rank_alternatives(ranked, max_alternatives)
     free = best.total == sum(ideal)
     reasons = () if free else tuple(
         f"{a.label}: best {min(c.wavefronts[i] for c in valid)} wavefronts against {ideal[i]} ideal over "

@@ -174,16 +174,24 @@ def synthesize_swizzle(base, sides, max_alternatives: int = 8) -> SwizzleSynthes
         raise LayoutError("synthesize_swizzle: no candidate (not even the identity) keeps every side's vectors: "
                           + "; ".join(r for r in unsw.refused if r))
     best = valid[0]
-    optimal = tuple(c for c in valid if c.total == best.total)
-    alts, seen = [], {best.total}
-    for c in valid:
-        if c.total not in seen and len(alts) < max_alternatives:
-            alts.append(c)
-            seen.add(c.total)
+    optimal, alts = rank_alternatives(valid, max_alternatives)
     free = best.total == sum(ideal)
     reasons = () if free else _reasons(sides, ideal, evaluated)
     return SwizzleSynthesis(base, tuple(sides), ideal, unsw, best, optimal, tuple(alts), len(evaluated), free,
                             reasons)
+
+
+def rank_alternatives(ranked: list, max_alternatives: int) -> tuple:
+    """The optimal candidates (every one at the best total) and up to ``max_alternatives`` others, one per
+    next-best total, from candidates already sorted best first (each has ``.total``)."""
+    best = ranked[0].total
+    optimal = tuple(c for c in ranked if c.total == best)
+    alts, seen = [], {best}
+    for c in ranked:
+        if c.total not in seen and len(alts) < max_alternatives:
+            alts.append(c)
+            seen.add(c.total)
+    return optimal, tuple(alts)
 
 
 def _ideal(side: Side) -> int:
