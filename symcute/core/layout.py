@@ -15,6 +15,7 @@ from .budget import charge_tuple, current as _budget
 from . import int_tuple as it
 from .int_tuple import format_int_tuple
 from .basis import ArithmeticTuple, ScaledBasis, arithmetic_stride_error, arithmetic_tuple_stride
+from . import dispatch
 from .dispatch import operation
 from .integer import is_static
 from .hook import traced
@@ -42,7 +43,6 @@ _ = Underscore()
 def _arithmetic_strides_built() -> None:
     """The first layout with an arithmetic-tuple stride arms the algebra's argument check (every traced
     operation refuses such layouts, whatever the overload); until then the check costs nothing."""
-    from . import dispatch
     dispatch.argument_check = refuse_arithmetic_arguments
 
 
