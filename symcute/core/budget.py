@@ -19,7 +19,8 @@ The budget is active while a :func:`limited` context is: the ``symcute``
 command runs every command in one, the expression language evaluates in one
 and ``Derivation.from_json`` re-checks in one.  Direct Python calls run
 unmetered unless the caller opens one (``with budget.limited(): ...``); the
-check costs one ``ContextVar.get`` when no budget is active.
+check costs one list read while no budget is open anywhere (``OPEN``), one
+``ContextVar.get`` while one is.
 """
 
 from __future__ import annotations
@@ -32,6 +33,12 @@ MAX_WORK = 1 << 22          # units: flat modes + 64-bit words of every layout b
 MAX_VALUE_BITS = 1 << 22    # bits of the integers of one layout (about 1.26 million decimal digits)
 
 current: ContextVar = ContextVar("symcute_budget", default=None)
+
+# How many `limited` contexts have set a budget and not yet left, in every thread.  While it is 0 no
+# context can see a budget, so the hot constructors test `OPEN[0]` (a list read) before paying for
+# `current.get()`; when it is not 0 they ask `current` as before (a thread with no budget of its own
+# still gets None there).  A list, so that importers read the live count.
+OPEN = [0]
 
 
 class Budget:
@@ -73,17 +80,19 @@ class limited:
             return outer
         b = Budget(*self._args)
         self._token = current.set(b)
+        OPEN[0] += 1
         return b
 
     def __exit__(self, *exc) -> None:
         if self._token is not None:
             current.reset(self._token)
             self._token = None
+            OPEN[0] -= 1
 
 
 def charge_tuple(shape, stride, what: str = "a computed layout") -> None:
     """Charge a layout's shape and stride to the active budget (nothing when none is active)."""
-    b = current.get()
+    b = current.get() if OPEN[0] else None
     if b is None:
         return
     modes, bits = 0, 0

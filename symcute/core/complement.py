@@ -11,7 +11,7 @@ from __future__ import annotations
 from ..errors import LayoutError
 from . import int_tuple as it
 from .coalesce import _bw_coalesce, _filter_flat
-from .budget import current as _budget
+from .budget import OPEN as _OPEN, current as _budget
 from .layout import Layout, cosize, format_int_tuple
 from .dispatch import operation
 from .hook import note, recording
@@ -69,7 +69,7 @@ def complement(layout: Layout, cotarget=None) -> Layout:
         result_stride.append(d * shape[k])
     new_stride = result_stride.pop()
     if type(cotarget) is int and type(new_stride) is int and cotarget >= 0 and new_stride > 0 \
-            and _budget.get() is None:
+            and (not _OPEN[0] or _budget.get() is None):
         # static ints, the common signs, no budget metering the strides: ceil_div and the
         # compact stride of one static mode inline (what the general line below computes)
         rest_shape = (cotarget + new_stride - 1) // new_stride

@@ -12,7 +12,7 @@ from functools import reduce
 from typing import Any, Callable, Iterable
 
 from ..errors import LayoutError
-from .budget import current as _budget
+from .budget import OPEN as _OPEN, current as _budget
 from .integer import DynamicInt, is_constant, signum as _signum
 
 IntTuple = Any  # int | tuple[IntTuple, ...] (ScaledBasis in stride positions)
@@ -270,7 +270,7 @@ def compact_row_major(shape: IntTuple, current: int = 1) -> IntTuple:
 
 
 def _compact(shape: IntTuple, current, left: bool):
-    b = _budget.get()
+    b = _budget.get() if _OPEN[0] else None
     if b is None:
         return _compact_walk(shape, current, left, None)
     # the strides are prefix products: charge their bits as they grow, before a huge tuple exists

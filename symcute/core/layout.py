@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import LayoutError, LimitError
-from .budget import charge_tuple, current as _budget
+from .budget import OPEN as _OPEN, charge_tuple
 from . import int_tuple as it
 from .int_tuple import format_int_tuple
 from .basis import ArithmeticTuple, ScaledBasis, arithmetic_stride_error, arithmetic_tuple_stride
@@ -166,7 +166,7 @@ def _plain_pair(shape, stride, depth: int) -> bool:
 # of the two objects.  A tuple of ints (and frozen basis strides) is deeply immutable, so the same
 # pair of objects passes the check every time, and a literal tuple in user code is the same object
 # at every call: constructing from it again costs a look-up instead of a walk over every leaf.
-# Keyed by id(), never by equality: (4.0,) == (4,) and (True,) == (1,) compare and hash equal but
+# Keyed by the ids (XOR-ed: an int hashes faster than a pair), never by equality: (4.0,) == (4,) and (True,) == (1,) compare and hash equal but
 # are not layouts.  The entry holds both objects, so their ids cannot be reused while it is
 # remembered (the `is` checks on a hit say so explicitly).  Bounded: cleared when full.
 _BUILT: dict = {}
@@ -191,21 +191,22 @@ class Layout:
     def __init__(self, shape: IntTuple, stride: IntTuple | None = None):
         kind = type(shape)
         if kind is tuple and stride is not None:
-            key = (id(shape), id(stride))
+            key = id(shape) ^ id(stride)  # an int hashes faster than a pair; a collision is a miss (`is` below)
             seen = _BUILT.get(key)
-            if seen is not None and seen[0] is shape and seen[1] is stride or _plain_pair(shape, stride, 0):
+            hit = seen is not None and seen[0] is shape and seen[1] is stride
+            if hit or _plain_pair(shape, stride, 0):
                 # checked before, or now in one walk: congruent tuples of exact ints (strides may be
                 # basis elements); anything else (lists, other leaves, errors) takes the full path below
-                if _budget.get() is not None:
+                if _OPEN[0]:
                     charge_tuple(shape, stride)
                 self._shape, self._stride, self._hash = shape, stride, None
-                if seen is None:
+                if not hit:
                     if len(_BUILT) >= _BUILT_MAX:
                         _BUILT.clear()
                     _BUILT[key] = (shape, stride)
                 return
         elif kind is int and (type(stride) is int or type(stride) is ScaledBasis):
-            if _budget.get() is not None:
+            if _OPEN[0]:
                 charge_tuple(shape, stride)
             self._shape, self._stride, self._hash = shape, stride, None
             return
@@ -219,14 +220,14 @@ class Layout:
             stride = _normalize(stride, "stride")
             if not it.congruent(shape, stride):
                 stride = _arithmetic_strides(shape, stride)
-        if _budget.get() is not None:
+        if _OPEN[0]:
             charge_tuple(shape, stride)
         self._shape, self._stride, self._hash = shape, stride, None
 
     @classmethod
     def _make(cls, shape, stride) -> "Layout":
         """Internal constructor for values the algebra built itself (already checked; charged to the budget)."""
-        if _budget.get() is not None:
+        if _OPEN[0]:
             charge_tuple(shape, stride)
         self = object.__new__(cls)
         self._shape = shape

@@ -156,7 +156,10 @@ def test_remembered_tuples_keep_every_check():
     shape, stride = (4, (2, 3)), (1, (4, 8))
     first, again = Layout(shape, stride), Layout(shape, stride)
     assert first == again and again.shape is shape and again.stride is stride
-    assert (id(shape), id(stride)) in layout_module._BUILT
+    def remembered(s, d):
+        seen = layout_module._BUILT.get(id(s) ^ id(d))
+        return seen is not None and seen[0] is s and seen[1] is d
+    assert remembered(shape, stride)
     for bad_shape in ((4.0, (2, 3)), (4, (2, 3.0))):
         assert bad_shape == shape and hash(bad_shape) == hash(shape)  # an equality-keyed cache would let them in
         for _ in range(2):
@@ -166,7 +169,7 @@ def test_remembered_tuples_keep_every_check():
     for _ in range(2):
         with pytest.raises(LayoutError, match="not congruent"):
             Layout(shape, ragged)
-    assert (id(shape), id(ragged)) not in layout_module._BUILT
+    assert not remembered(shape, ragged)
     one = (1, (2, 3))
     Layout(one, stride)
     with pytest.raises(LayoutError, match="is not an integer"):
@@ -187,3 +190,25 @@ def test_remembered_tuples_are_bounded_and_still_charged_to_the_budget():
         once = b.used
         Layout(shape, stride)
     assert once > 0 and b.used == 2 * once
+
+
+def test_open_budget_count_follows_every_limited_context():
+    # Constructors skip the ContextVar look-up while no budget is open anywhere (budget.OPEN): the count must
+    # rise and fall with every context that set a budget, errors included, or layouts would go unmetered.
+    from symcute.core import budget
+    from symcute.errors import LimitError
+    base = budget.OPEN[0]
+    with budget.limited(work=10**6) as outer:
+        assert budget.OPEN[0] == base + 1
+        with budget.limited() as inner:  # joins the outer budget: nothing new is open
+            assert inner is outer and budget.OPEN[0] == base + 1
+        Layout((8, 8), (1, 8))
+        assert outer.used > 0
+    assert budget.OPEN[0] == base
+    with pytest.raises(LimitError):
+        with budget.limited(work=3):
+            Layout((8, 8, 8, 8), (1, 8, 64, 512))
+    assert budget.OPEN[0] == base
+    with budget.limited(work=10**6) as b:
+        Layout._make((4, 4), (1, 4))
+        assert b.used > 0
