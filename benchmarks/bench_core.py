@@ -1,17 +1,30 @@
-"""symcute's core vs pycute, side by side on the same inputs, in one process.
+"""symcute's core vs its two pycute peers, side by side on the same inputs, in one process.
 
-For every operation both libraries have, time each library on the same
-random layouts (inputs that either library rejects are dropped for both),
-report the best-of-N mean CPU time per call (runs interleaved) and the ratio pycute/symcute (>= 1.0 means
-symcute is at least as fast).  Also measures the cost of the trace hook when
-no derivation is active (a traced op vs its undecorated body).
+The peers: NVIDIA's pure-Python CuTe reference, NVlabs/CuTe ``pycute`` (SymPy
+sizes, XOR swizzle strides; the project's named speed peer), and the older
+``pycute`` that ships in the ``nvidia-cutlass`` wheel.  NVlabs' pycute is not
+installable from a registry (the PyPI name ``pycute`` is an unrelated package):
+point ``--nvlabs`` (or the environment variable ``SYMCUTE_NVLABS_PYCUTE``) at a
+checkout, either the repository root or its ``pycute/`` package folder.  It is
+imported under the module name ``nvlabs_pycute`` so that both peers load in
+this one process; without it that column says "not measured".
 
-    python benchmarks/bench_core.py [--cases 300] [--repeat 5] [--markdown]
+For every operation, time symcute and each peer on the same random layouts
+(inputs that symcute or that peer rejects are dropped for that comparison only)
+and report the best-of-N mean CPU time per call, all contenders' runs
+interleaved, with the ratio peer/symcute (>= 1.0 means symcute is at least as
+fast).  Where a peer has no such operation, the table says so.  Also measures
+the cost of the trace hook when no derivation is active (a traced op vs its
+undecorated body).
+
+    python benchmarks/bench_core.py [--cases 300] [--repeat 5] [--markdown] [--nvlabs PATH]
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
+import os
 import random
 import sys
 import time
@@ -24,9 +37,31 @@ import pycute  # noqa: E402  (ships in the nvidia-cutlass wheel)
 import symcute as sc  # noqa: E402
 from tests.differential.core_cases import compact, rand_layout, rand_shape  # noqa: E402
 
+NVLABS_ENV = "SYMCUTE_NVLABS_PYCUTE"
+NVLABS_MODULE = "nvlabs_pycute"
 
-def to_pycute(L: sc.Layout):
-    return pycute.Layout(L.shape, L.stride)
+
+def load_nvlabs(path: str | os.PathLike):
+    """Import NVlabs/CuTe's ``pycute`` package from ``path`` as module ``nvlabs_pycute``.
+
+    ``path`` is the repository root (holding ``pycute/``) or the package folder
+    itself.  A distinct module name lets it live beside the wheel's ``pycute``.
+    Raises SystemExit with one line when the folder holds no such package.
+    """
+    root = Path(path)
+    pkg = root if (root / "__init__.py").is_file() else root / "pycute"
+    init = pkg / "__init__.py"
+    if not init.is_file():
+        raise SystemExit(f"bench_core: --nvlabs {path}: no pycute package there (no {init})")
+    if NVLABS_MODULE in sys.modules:
+        return sys.modules[NVLABS_MODULE]
+    spec = importlib.util.spec_from_file_location(NVLABS_MODULE, init, submodule_search_locations=[str(pkg)])
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[NVLABS_MODULE] = mod
+    spec.loader.exec_module(mod)
+    if not hasattr(mod, "prefix_product"):
+        raise SystemExit(f"bench_core: --nvlabs {path}: {init} is not NVlabs' pycute (no prefix_product)")
+    return mod
 
 
 def _inputs(rng, kind, n):
@@ -68,36 +103,83 @@ SEED_TV = ((4, 8, 2, 2), ((2, 2, 2), (1, 1))), ((64, 1, 16, 0), ((32, 8, 256), (
 SEED_TEXT = "((4,8,2,2),((2,2,2),(1,1))):((64,1,16,0),((32,8,256),(0,0)))"
 
 
-# (name, input kind, symcute call, pycute call)
+class Peer:
+    """One peer library: its name, how a symcute Layout becomes its Layout, and its calls by row."""
+
+    def __init__(self, name: str, mod, calls: dict):
+        self.name, self.mod, self.calls = name, mod, calls
+
+    def convert(self, args):
+        return tuple(self.mod.Layout(a.shape, a.stride) if isinstance(a, sc.Layout) else a for a in args)
+
+
+def _ctor(mod):
+    return lambda s, d: mod.Layout(s, d)
+
+
+def _evaluate(L, c):
+    return L(c)
+
+
+def wheel_calls(pc) -> dict:
+    """The wheel's pycute: every row has a call of the same CuTe name."""
+    return {
+        "coalesce": pc.coalesce, "filter": pc.filter, "composition": pc.composition,
+        "complement": pc.complement, "right_inverse": pc.right_inverse, "left_inverse": pc.left_inverse,
+        "logical_divide": pc.logical_divide, "zipped_divide": pc.zipped_divide, "tiled_divide": pc.tiled_divide,
+        "logical_product": pc.logical_product, "zipped_product": pc.zipped_product,
+        "tiled_product": pc.tiled_product, "ctor": _ctor(pc), "evaluate": _evaluate,
+        "size": pc.size, "cosize": pc.cosize, "flatten": pc.flatten,
+    }
+
+
+# Operations NVlabs' pycute does not have, with what it offers instead (said in the table)
+NVLABS_LACKS = {
+    "filter": "no filter",
+    "tiled_divide": "no tiled_divide",
+    "zipped_product": "no zipped_product",
+    "tiled_product": "no tiled_product (has blocked_/raked_product)",
+    "cosize": "no cosize (has coshape)",
+}
+
+
+def nvlabs_calls(nv) -> dict:
+    """NVlabs' pycute under CuTe's names; the rows it lacks map to a reason (a str)."""
+    calls = {
+        "coalesce": nv.coalesce, "composition": nv.composition, "complement": nv.complement,
+        "right_inverse": nv.right_inverse, "left_inverse": nv.left_inverse,
+        "logical_divide": nv.logical_divide, "zipped_divide": nv.zipped_divide,
+        "logical_product": nv.logical_product, "ctor": _ctor(nv), "evaluate": _evaluate,
+        "size": nv.size, "flatten": nv.flatten,
+    }
+    calls.update(NVLABS_LACKS)
+    return calls
+
+
+# (name, input kind, symcute call, the peers' call key)
 OPS = [
-    ("coalesce", "one", sc.coalesce, pycute.coalesce),
-    ("filter", "one", sc.filter, pycute.filter),
-    ("composition", "pair", sc.composition, pycute.composition),
-    ("complement", "injective", sc.complement, pycute.complement),
-    ("right_inverse", "one", sc.right_inverse, pycute.right_inverse),
-    ("left_inverse", "injective", sc.left_inverse, pycute.left_inverse),
-    ("logical_divide", "tile", sc.logical_divide, pycute.logical_divide),
-    ("zipped_divide", "tile", sc.zipped_divide, pycute.zipped_divide),
-    ("tiled_divide", "tile", sc.tiled_divide, pycute.tiled_divide),
-    ("logical_product", "product", sc.logical_product, pycute.logical_product),
-    ("zipped_product", "product", sc.zipped_product, pycute.zipped_product),
-    ("tiled_product", "product", sc.tiled_product, pycute.tiled_product),
+    ("coalesce", "one", sc.coalesce, "coalesce"),
+    ("filter", "one", sc.filter, "filter"),
+    ("composition", "pair", sc.composition, "composition"),
+    ("complement", "injective", sc.complement, "complement"),
+    ("right_inverse", "one", sc.right_inverse, "right_inverse"),
+    ("left_inverse", "injective", sc.left_inverse, "left_inverse"),
+    ("logical_divide", "tile", sc.logical_divide, "logical_divide"),
+    ("zipped_divide", "tile", sc.zipped_divide, "zipped_divide"),
+    ("tiled_divide", "tile", sc.tiled_divide, "tiled_divide"),
+    ("logical_product", "product", sc.logical_product, "logical_product"),
+    ("zipped_product", "product", sc.zipped_product, "zipped_product"),
+    ("tiled_product", "product", sc.tiled_product, "tiled_product"),
     # the public constructor twice: from the same tuple objects again (symcute remembers the pairs of
     # tuple objects it checked), and from new tuple objects at every call (each one checked)
-    ("Layout(shape, stride), tuples seen before", "ctor", lambda s, d: sc.Layout(s, d),
-     lambda s, d: pycute.Layout(s, d)),
-    ("Layout(shape, stride), new tuples", "ctor-new", lambda s, d: sc.Layout(s, d),
-     lambda s, d: pycute.Layout(s, d)),
-    ("evaluate (idx)", "index", lambda L, i: L(i), lambda L, i: L(i)),
-    ("evaluate (nested coord)", "coord", lambda L, c: L(c), lambda L, c: L(c)),
-    ("size", "one", sc.size, pycute.size),
-    ("cosize", "one", sc.cosize, pycute.cosize),
-    ("flatten (shape)", "shape", sc.core.int_tuple.flatten, pycute.flatten),
+    ("Layout(shape, stride), tuples seen before", "ctor", lambda s, d: sc.Layout(s, d), "ctor"),
+    ("Layout(shape, stride), new tuples", "ctor-new", lambda s, d: sc.Layout(s, d), "ctor"),
+    ("evaluate (idx)", "index", _evaluate, "evaluate"),
+    ("evaluate (nested coord)", "coord", _evaluate, "evaluate"),
+    ("size", "one", sc.size, "size"),
+    ("cosize", "one", sc.cosize, "cosize"),
+    ("flatten (shape)", "shape", sc.core.int_tuple.flatten, "flatten"),
 ]
-
-
-def convert(args):
-    return tuple(to_pycute(a) if isinstance(a, sc.Layout) else a for a in args)
 
 
 # CPU time of this process by default: on a shared machine wall-clock time also counts the time
@@ -117,27 +199,21 @@ def time_calls(fn, inputs, repeat):
     return min(_once(fn, inputs) for _ in range(repeat))
 
 
-def time_pair(f, a, g, b, repeat):
-    """Interleave the two libraries' runs so both see the same machine load; best of each."""
-    ta, tb = [], []
-    for _ in range(repeat):
-        ta.append(_once(f, a))
-        tb.append(_once(g, b))
-    return min(ta), min(tb)
-
-
 def new_tuples(t):
     """An equal IntTuple made of new tuple objects (``tuple(t)`` of a tuple is ``t`` itself)."""
     return tuple([new_tuples(x) for x in t]) if isinstance(t, tuple) else t
 
 
-def time_pair_new(f, g, inputs, repeat):
-    """Like time_pair, each call on tuple objects never passed to a constructor before."""
-    ta, tb = [], []
+def time_interleaved(contenders, repeat, fresh=False):
+    """Best of `repeat` runs for each (call, inputs), the contenders' runs interleaved so all see
+    the same machine load.  With `fresh`, every run gets tuple objects never passed to a call before."""
+    times = [[] for _ in contenders]
     for _ in range(repeat):
-        ta.append(_once(f, [tuple(new_tuples(x) for x in args) for args in inputs]))
-        tb.append(_once(g, [tuple(new_tuples(x) for x in args) for args in inputs]))
-    return min(ta), min(tb)
+        for k, (fn, inputs) in enumerate(contenders):
+            if fresh:
+                inputs = [tuple(new_tuples(x) for x in args) for args in inputs]
+            times[k].append(_once(fn, inputs))
+    return [min(t) for t in times]
 
 
 def runnable(fn, args) -> bool:
@@ -148,31 +224,71 @@ def runnable(fn, args) -> bool:
         return False
 
 
-def bench(cases: int, repeat: int, seed: int = 1):
+class Cell:
+    """One peer's side of a row: inputs kept, symcute's and the peer's time, or why not measured."""
+
+    def __init__(self, n=0, t_sym=None, t_peer=None, note=None):
+        self.n, self.t_sym, self.t_peer, self.note = n, t_sym, t_peer, note
+
+    @property
+    def ratio(self):
+        return self.t_peer / self.t_sym if self.t_peer is not None else None
+
+
+def measure_row(kind, mine, inputs, peers, key, repeat):
+    """The cells of one row, one per peer.  Peers that accept the same inputs are timed in one
+    interleaved loop with symcute; a peer that drops other inputs gets its own loop with symcute."""
+    cells = [None] * len(peers)
+    groups = {}   # the kept input indices -> [(peer index, peer's converted inputs)]
+    for k, peer in enumerate(peers):
+        if peer is None:
+            cells[k] = Cell(note="not measured")
+            continue
+        theirs = peer.calls[key]
+        if isinstance(theirs, str):
+            cells[k] = Cell(note=theirs)
+            continue
+        kept, conv = [], []
+        for i, a in enumerate(inputs):
+            b = peer.convert(a)
+            if runnable(mine, a) and runnable(theirs, b):
+                kept.append(i)
+                conv.append(b)
+        groups.setdefault(tuple(kept), []).append((k, theirs, conv))
+    for kept, members in groups.items():
+        contenders = [(mine, [inputs[i] for i in kept])] + [(theirs, conv) for _, theirs, conv in members]
+        times = time_interleaved(contenders, repeat, fresh=(kind == "ctor-new"))
+        for (k, _, _), t_peer in zip(members, times[1:]):
+            cells[k] = Cell(len(kept), times[0], t_peer)
+    return cells
+
+
+def bench(cases: int, repeat: int, peers, seed: int = 1):
+    """Rows of (name, [Cell per peer]) for every operation."""
     rows = []
-    for name, kind, mine, theirs in OPS:
+    for name, kind, mine, key in OPS:
         rng = random.Random(f"bench:{name}:{seed}")
-        inputs = _inputs(rng, kind, cases)
-        both = [(a, convert(a)) for a in inputs if runnable(mine, a) and runnable(theirs, convert(a))]
-        if kind == "ctor-new":
-            t_sym, t_py = time_pair_new(mine, theirs, [a for a, _ in both], repeat)
-        else:
-            t_sym, t_py = time_pair(mine, [a for a, _ in both], theirs, [b for _, b in both], repeat)
-        rows.append((name, len(both), t_sym, t_py, t_py / t_sym))
+        rows.append((name, measure_row(kind, mine, _inputs(rng, kind, cases), peers, key, repeat)))
     return rows
 
 
-def seed_rows(repeat: int):
-    """The seed's TV layout: the public constructor against pycute's, and Layout.parse of its text."""
+def seed_rows(repeat: int, peers):
+    """The seed's TV layout: the public constructor against each peer's, and Layout.parse of its text."""
     n = 2000
     ctor = [SEED_TV] * n
-    mine, theirs = (lambda s, d: sc.Layout(s, d)), (lambda s, d: pycute.Layout(s, d))
-    t_sym, t_py = time_pair(mine, ctor, theirs, ctor, repeat)
-    t_sym_new, t_py_new = time_pair_new(mine, theirs, ctor, repeat)
+    mine = lambda s, d: sc.Layout(s, d)  # noqa: E731
+    rows = []
+    for label, fresh in (("tuples seen before", False), ("new tuples", True)):
+        live = [p for p in peers if p is not None]
+        times = time_interleaved([(mine, ctor)] + [(p.calls["ctor"], ctor) for p in live], repeat, fresh)
+        it = iter(times[1:])
+        cells = [Cell(n, times[0], next(it)) if p is not None else Cell(note="not measured") for p in peers]
+        rows.append((f"Layout(shape, stride) of the seed's TV layout, {label}", cells))
     t_parse = time_calls(sc.Layout.parse, [(SEED_TEXT,)] * n, repeat)
-    return [("Layout(shape, stride) of the seed's TV layout, tuples seen before", t_sym, t_py),
-            ("Layout(shape, stride) of the seed's TV layout, new tuples", t_sym_new, t_py_new),
-            ("Layout.parse of its text", t_parse, None)]
+    rows.append(("Layout.parse of its text",
+                 [Cell(n, t_parse, None, "no reader") if p is not None else Cell(note="not measured")
+                  for p in peers]))
+    return rows
 
 
 def hook_overhead(cases: int, repeat: int):
@@ -181,48 +297,84 @@ def hook_overhead(cases: int, repeat: int):
     inputs = _inputs(rng, "one", cases)
     out = []
     for name, fn in (("right_inverse", sc.right_inverse), ("coalesce", sc.coalesce)):
-        traced, bare = time_pair(fn, inputs, fn.__wrapped__, inputs, repeat)
+        traced, bare = time_interleaved([(fn, inputs), (fn.__wrapped__, inputs)], repeat)
         out.append((name, traced, bare))
     return out
+
+
+def _us(t):
+    return f"{t * 1e6:.2f}"
+
+
+def _symcute_cell(cells):
+    """symcute's time(s) for a row: one figure when every measured comparison used the same inputs."""
+    seen = []
+    for c in cells:
+        if c.t_sym is not None and _us(c.t_sym) not in seen:
+            seen.append(_us(c.t_sym))
+    return " / ".join(seen) if seen else "-"
+
+
+def _peer_cells(c: Cell, md: bool):
+    if c.t_peer is None:
+        return ["-", f"- ({c.note})" if c.note else "-", "-"]
+    return [str(c.n), _us(c.t_peer), f"{c.ratio:.2f}"]
+
+
+def print_tables(rows, seed, hook, peers, nvlabs_source, md=True):
+    names = [p.name if p is not None else "NVlabs pycute" for p in peers]
+    head = ["operation", "symcute (µs/call)"]
+    for nm in names:
+        head += [f"inputs vs {nm}", f"{nm} (µs/call)", f"{nm}/symcute"]
+    if md:
+        print(f"NVlabs pycute: {nvlabs_source}")
+        print()
+        for title, table in (("operation", rows), ("the seed's TV layout", seed)):
+            print("| " + " | ".join([title] + head[1:]) + " |")
+            print("|---|" + "---:|" * (len(head) - 1))
+            for name, cells in table:
+                line = [name, _symcute_cell(cells)]
+                for c in cells:
+                    line += _peer_cells(c, md)
+                print("| " + " | ".join(line) + " |")
+            print()
+        print("| traced op, no derivation active | traced (µs/call) | undecorated (µs/call) | overhead |")
+        print("|---|---:|---:|---:|")
+        for name, t, b in hook:
+            print(f"| {name} | {_us(t)} | {_us(b)} | {(t / b - 1) * 100:+.1f}% |")
+    else:
+        print(f"NVlabs pycute: {nvlabs_source}")
+        for name, cells in rows + seed:
+            parts = [f"symcute {_symcute_cell(cells)} us"]
+            for nm, c in zip(names, cells):
+                n, t, r = _peer_cells(c, md)
+                parts.append(f"{nm} {t} (n={n}, ratio {r})")
+            print(f"{name}: " + "; ".join(parts))
+        for name, t, b in hook:
+            print(f"hook {name}: traced {_us(t)} us, bare {_us(b)} us ({(t / b - 1) * 100:+.1f}%)")
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cases", type=int, default=300)
     ap.add_argument("--repeat", type=int, default=5)
-    ap.add_argument("--markdown", action="store_true", help="print a Markdown table for docs/performance.md")
+    ap.add_argument("--markdown", action="store_true", help="print Markdown tables for docs/performance.md")
     ap.add_argument("--clock", choices=("cpu", "wall"), default="cpu",
                     help="time.process_time (default) or time.perf_counter")
+    ap.add_argument("--nvlabs", metavar="PATH", default=os.environ.get(NVLABS_ENV),
+                    help=f"NVlabs/CuTe checkout (or its pycute/ folder); default ${NVLABS_ENV}")
     args = ap.parse_args(argv)
     global CLOCK
     CLOCK = time.process_time if args.clock == "cpu" else time.perf_counter
-    rows = bench(args.cases, args.repeat)
-    seed = seed_rows(args.repeat)
+    nv = load_nvlabs(args.nvlabs) if args.nvlabs else None
+    peers = [Peer("NVlabs pycute", nv, nvlabs_calls(nv)) if nv is not None else None,
+             Peer("wheel pycute", pycute, wheel_calls(pycute))]
+    source = (f"{Path(nv.__file__).parent} (imported as {NVLABS_MODULE})" if nv is not None
+              else f"not measured (pass --nvlabs PATH or set {NVLABS_ENV})")
+    rows = bench(args.cases, args.repeat, peers)
+    seed = seed_rows(args.repeat, peers)
     hook = hook_overhead(args.cases, args.repeat)
-    if args.markdown:
-        print("| operation | inputs | symcute (µs/call) | pycute (µs/call) | ratio pycute/symcute |")
-        print("|---|---:|---:|---:|---:|")
-        for name, n, ts, tp, r in rows:
-            print(f"| {name} | {n} | {ts * 1e6:.2f} | {tp * 1e6:.2f} | {r:.2f} |")
-        print()
-        print("| the seed's TV layout | symcute (µs/call) | pycute (µs/call) | ratio pycute/symcute |")
-        print("|---|---:|---:|---:|")
-        for name, ts, tp in seed:
-            peer = f"{tp * 1e6:.2f} | {tp / ts:.2f}" if tp else "- (pycute has no reader) | -"
-            print(f"| {name} | {ts * 1e6:.2f} | {peer} |")
-        print()
-        print("| traced op, no derivation active | traced (µs/call) | undecorated (µs/call) | overhead |")
-        print("|---|---:|---:|---:|")
-        for name, t, b in hook:
-            print(f"| {name} | {t * 1e6:.2f} | {b * 1e6:.2f} | {(t / b - 1) * 100:+.1f}% |")
-    else:
-        print(f"{'operation':18s} {'inputs':>6s} {'symcute us':>11s} {'pycute us':>10s} {'ratio':>6s}")
-        for name, n, ts, tp, r in rows:
-            print(f"{name:18s} {n:6d} {ts * 1e6:11.2f} {tp * 1e6:10.2f} {r:6.2f}")
-        for name, ts, tp in seed:
-            print(f"{name}: symcute {ts * 1e6:.2f} us" + (f", pycute {tp * 1e6:.2f} us, ratio {tp / ts:.2f}" if tp else ""))
-        for name, t, b in hook:
-            print(f"hook {name}: traced {t * 1e6:.2f} us, bare {b * 1e6:.2f} us ({(t / b - 1) * 100:+.1f}%)")
+    print_tables(rows, seed, hook, peers, source, md=args.markdown)
     return rows
 
 
