@@ -65,7 +65,7 @@ def derive_gmem(mma="SM80_16x8x16_F16F16F16F16_TN", atom_layout=(2, 2, 1), tile=
               tiles_loose=str(tiles_loose), tile_counts=[_show(ps, tiles.shape[1][0]), _show(ps, tiles.shape[1][1])],
               tile_counts_loose=[_show(loose, tiles_loose.shape[1][0]), _show(loose, tiles_loose.shape[1][1])],
               offset=_expr_text(gA.offset_expr()), tile_layout=str(gA.layout),
-              all_full_loose=full.decision.value, all_full_witness=full.witness or {})
+              all_full_loose=full.verdict.value, all_full_witness=full.witness or {})
 
     # thread partitioning: thrfrg_A, one thread's partition_A, and the (thread, value) layout
     thr = T.thrfrg(tiled, "A", gA)
@@ -116,7 +116,7 @@ def _copy_section(d, ps, loose, gA, bm, bk, BM, BK) -> None:
     from ..symbolic import parametric as P
     from ..symbolic.parametric import prover as R
     from ..symbolic.parametric import tensor as T
-    from ..symbolic.parametric.conditions import Decision
+    from ..symbolic.vocabulary import Verdict
     vec = 8
     threads_k = BK // vec
     if threads_k < 1 or BK % vec or 128 % threads_k:
@@ -139,7 +139,7 @@ def _copy_section(d, ps, loose, gA, bm, bk, BM, BK) -> None:
     bad = None
     for c in [_e(a.coefficient) for a in others] + tile_coefs:
         v = ps.decide(sympy.Eq(sympy.Mod(c, vec), 0))
-        if v.decision is not Decision.PROVED:
+        if v.verdict is not Verdict.PROVED:
             bad = v
             break
     # the same claim without divisibility: K only a positive integer
@@ -151,7 +151,7 @@ def _copy_section(d, ps, loose, gA, bm, bk, BM, BK) -> None:
         if a.extent == vec and _e(a.coefficient) == 1:
             continue
         v = loose.decide(sympy.Eq(sympy.Mod(_e(a.coefficient), vec), 0))
-        if v.decision is not Decision.PROVED:
+        if v.verdict is not Verdict.PROVED:
             lbad = v
             break
     k8 = P.params("K", multiple_of={"K": vec})
@@ -163,7 +163,7 @@ def _copy_section(d, ps, loose, gA, bm, bk, BM, BK) -> None:
               val_layout=str(val_layout), tidfrg=str(frag.layout), partition0=str(part.layout),
               offset0=_expr_text(part.offset_expr()), formula=str(f), axes=rows, vector=vec,
               contiguous=bool(vec_axes), aligned="proved" if bad is None and vec_axes else "unknown",
-              aligned_loose=("proved" if lbad is None else lbad.decision.value),
+              aligned_loose=("proved" if lbad is None else lbad.verdict.value),
               aligned_loose_witness=(lbad.witness if lbad is not None and lbad.witness else {}),
               aligned_k8="unknown" if kbad else "proved")
 
@@ -246,7 +246,7 @@ def _static_tv_check(tiled, f, m_expr, k_expr, BM, BK) -> GmemCheck:
 
 def _alignment_check(ps, f) -> GmemCheck:
     """v0's two values are adjacent (coefficient 1) and every other coefficient is even: 4-byte aligned pairs."""
-    from ..symbolic.parametric.conditions import Decision
+    from ..symbolic.vocabulary import Verdict
     v0 = [a for a in f.axes if a.name == "v0"]
     ok = bool(v0) and _e(v0[0].coefficient) == 1
     witness = None
@@ -255,7 +255,7 @@ def _alignment_check(ps, f) -> GmemCheck:
             if a.name == "v0":
                 continue
             v = ps.decide(sympy.Eq(sympy.Mod(_e(a.coefficient), 2), 0))
-            if v.decision is not Decision.PROVED:
+            if v.verdict is not Verdict.PROVED:
                 ok = False
                 witness = v.witness
                 break

@@ -84,11 +84,10 @@ LABELLED_COLUMN_TEMPLATES = {Column.VIA: "hdr_via", Column.FLIPS_OF: "hdr_flips_
                              Column.TIMES_WEIGHT: "hdr_times_weight", Column.MOD_OF: "hdr_mod_of"}
 CELL_TEMPLATES = {Cell.OK: "cell_ok", Cell.DIFFERS: "cell_differs", Cell.FAILS: "cell_fails", Cell.GAP: "cell_gap",
                   Cell.IN_BLOCK: "cell_in_block", Cell.BLOCK: "cell_block"}
-KEY_TEMPLATES = {
-    CounterexampleKey.INDEX: "ce_index", CounterexampleKey.COORDINATE: "ce_coordinate",
-    CounterexampleKey.INDICES: "ce_indices", CounterexampleKey.COORDINATES: "ce_coordinates",
-    CounterexampleKey.VALUE: "ce_value", CounterexampleKey.MISSING_VALUE: "ce_missing_value",
-}
+# Every fixed key has its template ("ce_" + the member's name); a side's label prints as code.
+KEY_TEMPLATES = {k: "ce_" + k.name.lower() for k in CounterexampleKey if "{}" not in k.value}
+LABELLED_KEY_TEMPLATES = {CounterexampleKey.STEPS: "ce_steps", CounterexampleKey.SIZE: "ce_size",
+                          CounterexampleKey.SIDE_NAMED: "ce_side"}
 
 
 def check(t, step, proof, certificate: bool = True) -> str:
@@ -112,12 +111,17 @@ def check(t, step, proof, certificate: bool = True) -> str:
 
 
 def _key(t, k) -> str:
-    """A counterexample key: a template for the prover's own keys, code for the claim's labels (``F(G(i))``)."""
-    if isinstance(k, Labelled) and k.kind is CounterexampleKey.STEPS:   # a composite's evaluation chain
-        return t("ce_steps", what=code(k.label))
-    if k in KEY_TEMPLATES and isinstance(k, CounterexampleKey):
+    """A counterexample key: a template for the prover's own keys, code for the claim's labels (``F(G(i))``).
+
+    @pre ``k`` is a CounterexampleKey member or a Labelled name of one (a bare str is refused: it would be a
+    label nobody typed, rendered as code by accident)"""
+    if isinstance(k, Labelled) and k.kind in LABELLED_KEY_TEMPLATES:
+        return t(LABELLED_KEY_TEMPLATES[k.kind], what=code(k.label))
+    if isinstance(k, Labelled) and k.kind is CounterexampleKey.SIDE:
+        return code(k.label)
+    if isinstance(k, CounterexampleKey):
         return t(KEY_TEMPLATES[k])
-    return code(str(k))
+    raise TypeError(f"counterexample key {k!r} is not a CounterexampleKey")
 
 
 def _header(t, h):

@@ -29,13 +29,14 @@ from .prover import (
 )
 from .swizzled import SwizzledFormula
 from .table import Table
+from .vocabulary import Method, Verdict
 from .isl_backend import to_isl
 from .z3_backend import to_z3
 
 # Re-exported as symcute.<name>; the operations keep CuTe's names here only
 # (symcute.right_inverse is core's, on Layouts).
 __all__ = [
-    "Formula", "SubAxis", "formula", "Compose", "Proof", "Certificate", "prove", "prove_right_inverse",
+    "Formula", "SubAxis", "formula", "Compose", "Proof", "Certificate", "Verdict", "Method", "prove", "prove_right_inverse",
     "prove_left_inverse", "is_injective", "is_surjective", "is_bijective", "broadcast_axes", "witness",
     "Witness", "parse_names", "SwizzledFormula", "F2Matrix", "BitLayout", "Bit", "bit_layout", "NotF2Linear",
     "LinearLayout", "to_linear_layout", "from_linear_layout",

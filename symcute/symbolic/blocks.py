@@ -29,7 +29,7 @@ from .limits import HOW_TO_CHANGE, exhaustive_limit, _pow2
 from .linear import NotLinear, evaluate, linearize
 from .proof import Certificate, Proof
 from .table import Table
-from .vocabulary import Cell, Column, Labelled
+from .vocabulary import Cell, Column, CounterexampleKey as Key, Labelled
 
 KINDS = ("injective", "contiguous", "aligned")
 
@@ -50,7 +50,7 @@ def each_block(kind: str, G, n: int, m: int, statement: str, step: int = 1, alig
         raise SymcuteError(f"each_block: block size {m} does not divide the domain {n}")
     if kind == "aligned" and (isinstance(alignment, bool) or not isinstance(alignment, int) or alignment < 1):
         raise SymcuteError(f"aligned: the alignment must be a positive integer, got {alignment!r}")
-    show = show or (lambda i: {"index": i})
+    show = show or (lambda i: {Key.INDEX: i})
     args = (step,) if kind == "contiguous" else (alignment,) if kind == "aligned" else ()
     lim = exhaustive_limit(limit)
     if n <= min(lim, ENUMERATE_FIRST):
@@ -279,7 +279,7 @@ def _refuted(kind, G, m, statement, w, args, show, method, cert, why: str = "") 
         vx, vy = evaluate(G, x), evaluate(G, y)
         if x == y or vx != vy or x // m != y // m:
             raise AssertionError(f"each_block: {x} and {y} are no collision in one block ({vx} vs {vy})")
-        ce = {"first": show(x), "second": show(y), "value": vx}
+        ce = {Key.FIRST: show(x), Key.SECOND: show(y), Key.VALUE: vx}
         return Proof(statement, "refuted", method, cert, ce, reason=why or f"two inputs of block {x // m} "
                                                                            f"have the value {vx}")
     if kind == "contiguous":
@@ -287,13 +287,13 @@ def _refuted(kind, G, m, statement, w, args, show, method, cert, why: str = "") 
         v0, v = evaluate(G, start), evaluate(G, w)
         if v - v0 == args[0] * (w - start):
             raise AssertionError(f"each_block: input {w} is contiguous after all")
-        ce = {**show(w), "block start": show(start), "value": v, "start value": v0,
-              "expected": v0 + args[0] * (w - start)}
+        ce = {**show(w), Key.BLOCK_START: show(start), Key.VALUE: v, Key.START_VALUE: v0,
+              Key.EXPECTED: v0 + args[0] * (w - start)}
         return Proof(statement, "refuted", method, cert, ce,
                      reason=why or f"{v} is not {v0} + {args[0]}*{w - start}")
     v = evaluate(G, w)
     if v % args[0] == 0 or w % m:
         raise AssertionError(f"each_block: block start {w} is aligned after all ({v})")
-    ce = {**show(w), "value": v, "alignment": args[0]}
+    ce = {**show(w), Key.VALUE: v, Key.ALIGNMENT: args[0]}
     return Proof(statement, "refuted", method, cert, ce,
                  reason=(why + "; " if why else "") + f"a block starts at {v}, not a multiple of {args[0]}")

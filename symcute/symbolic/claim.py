@@ -43,6 +43,7 @@ from .formula import Formula, formula
 from .linear import Compose, as_term, evaluate, size_of, term_text
 from .proof import Proof
 from .swizzled import SwizzledFormula
+from .vocabulary import CounterexampleKey as Key
 
 KINDS = ("equal", "injective", "surjective", "bijective", "disjoint", "contains", "contiguous", "aligned",
          "vector", "forall")
@@ -330,7 +331,7 @@ def _outside(L, onto: int, tries: int = 64):
         v = evaluate(L, x)
         if not 0 <= v < onto:
             return Proof(f"{term_text(L)} is a bijection from [0, {n}) onto [0, {onto})", "refuted", "probe", None,
-                         {"index": x, "value": v}, reason=f"the value at {x} is {v}: outside [0, {onto})")
+                         {Key.INDEX: x, Key.VALUE: v}, reason=f"the value at {x} is {v}: outside [0, {onto})")
     return None
 
 
@@ -414,7 +415,7 @@ def _shower(P, f: Formula, chosen: set):
         digits = {a.name: (q // a.weight) % a.extent for a in f.axes}
         fixed = {k: v for k, v in digits.items() if k in chosen}
         free = {k: v for k, v in digits.items() if k not in chosen}
-        return {"index": q, "for": fixed, "at": free}
+        return {Key.INDEX: q, Key.FIXED_DIGITS: fixed, Key.OTHER_DIGITS: free}
     return show
 
 
@@ -463,7 +464,7 @@ def _vector(claim: Claim, limit) -> Proof:
     def show(i):
         q = P(i)
         t, v = q % nt, q // nt
-        return {"thread": t, "v": v, "index": q}
+        return {Key.THREAD: t, Key.THREAD_VALUE: v, Key.INDEX: q}
 
     what = f"memory {term_text(memory)} o tv {term_text(tv)}"
     cont = each_block("contiguous", G, n, w, f"every thread's {w} consecutive values are at consecutive "

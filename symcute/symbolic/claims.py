@@ -63,7 +63,7 @@ def _met(statement, a, b, x, y, method, cert) -> Proof:
     va, vb = evaluate(a, x), evaluate(b, y)
     if va != vb:
         raise AssertionError(f"images_disjoint: {x} and {y} do not meet ({va} vs {vb})")
-    return Proof(statement, Verdict.REFUTED, method, cert, {"index of a": x, "index of b": y, Key.VALUE: va},
+    return Proof(statement, Verdict.REFUTED, method, cert, {Key.INDEX_OF_A: x, Key.INDEX_OF_B: y, Key.VALUE: va},
                  reason=f"a({x}) = b({y}) = {va}")
 
 
@@ -79,7 +79,7 @@ def image_contains(b, a, domain_b: int | None = None, domain_a: int | None = Non
         cert = _enumerated(na + nb)
         if x is None:
             return Proof(statement, Verdict.PROVED, Method.EXHAUSTIVE, cert)
-        return Proof(statement, Verdict.REFUTED, Method.EXHAUSTIVE, cert, {"index of a": x, Key.VALUE: evaluate(a, x)},
+        return Proof(statement, Verdict.REFUTED, Method.EXHAUSTIVE, cert, {Key.INDEX_OF_A: x, Key.VALUE: evaluate(a, x)},
                      reason=f"no index of b maps to a({x}) = {evaluate(a, x)}")
     if na <= nb:  # the same function on a's domain: a sub-domain of b's
         from .prover import prove
@@ -91,7 +91,7 @@ def image_contains(b, a, domain_b: int | None = None, domain_a: int | None = Non
     if missing is not None:
         x, evidence = missing
         cert = Certificate("z3", Table([Column.EXACT_QUERY, Column.RESULT], [[f"a value b never takes", evidence]]), ())
-        return Proof(statement, Verdict.REFUTED, Method.Z3, cert, {"index of a": x, Key.VALUE: evaluate(a, x)},
+        return Proof(statement, Verdict.REFUTED, Method.Z3, cert, {Key.INDEX_OF_A: x, Key.VALUE: evaluate(a, x)},
                      reason=f"no index of b maps to a({x}) = {evaluate(a, x)}")
     holds, x, evidence, method = exact.decide("subset", a, na, b, nb)
     if holds is None:
@@ -99,7 +99,7 @@ def image_contains(b, a, domain_b: int | None = None, domain_a: int | None = Non
     cert = Certificate(method, Table([Column.EXACT_QUERY, Column.RESULT], [["a value of a outside b's image", evidence]]), ())
     if holds:
         return Proof(statement, Verdict.PROVED, method, cert)
-    return Proof(statement, Verdict.REFUTED, method, cert, {"index of a": x, Key.VALUE: evaluate(a, x)},
+    return Proof(statement, Verdict.REFUTED, method, cert, {Key.INDEX_OF_A: x, Key.VALUE: evaluate(a, x)},
                  reason=f"no index of b maps to a({x}) = {evaluate(a, x)}")
 
 

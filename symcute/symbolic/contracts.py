@@ -54,7 +54,7 @@ from ..core.layout import Layout, Underscore, format_int_tuple
 from ..errors import SymcuteError
 from .linear import Compose
 from .proof import Certificate, Proof
-from .vocabulary import Column, CounterexampleKey as Key, Method, Verdict
+from .vocabulary import Column, CounterexampleKey as Key, Labelled, Method, Verdict
 from .table import Table
 
 DIVIDES = ("logical_divide", "zipped_divide", "tiled_divide", "flat_divide")
@@ -249,7 +249,7 @@ def _complement(core, L, cotarget=None, limit=None) -> Proof:
         parts.append(Proof(f"size(R) = {R.size()} >= {hi} / size(filter(L)) = {need}", Verdict.PROVED, Method.ARITHMETIC))
     else:
         parts.append(Proof(f"size(R) = {R.size()} >= {hi} / size(filter(L)) = {need}", Verdict.REFUTED, Method.ARITHMETIC,
-                           counterexample={"size(R)": R.size(), "needed": need}))
+                           counterexample={Labelled(Key.SIZE, "R"): R.size(), Key.NEEDED_SIZE: need}))
     n = R.size()
     if n > 1:  # ordered: R(i) - R(i-1) > 0, i.e. the differences layout is positive
         parts.append(_ordered(R, limit))
@@ -265,10 +265,10 @@ def _ordered(R, limit) -> Proof:
         v = _values(R, n)
         bad = next((i for i in range(1, n) if not v[i - 1] < v[i]), None) if v.dtype == object else \
             _first_true(v[:-1] >= v[1:], 1)
-        return _enumerated(statement, n, bad, lambda i: {Key.INDEX: i, "R(i-1)": R(i - 1), "R(i)": R(i)})
+        return _enumerated(statement, n, bad, lambda i: {Key.INDEX: i, Key.PREVIOUS_OF_R: R(i - 1), Key.VALUE_OF_R: R(i)})
     holds, x, evidence, method = exact.decide("increasing", R, n)
     return _decided(statement, holds, x, evidence, method,
-                    lambda i: {Key.INDEX: i, "R(i-1)": R(i - 1), "R(i)": R(i)}, check=lambda i: not R(i - 1) < R(i))
+                    lambda i: {Key.INDEX: i, Key.PREVIOUS_OF_R: R(i - 1), Key.VALUE_OF_R: R(i)}, check=lambda i: not R(i - 1) < R(i))
 
 
 def _disjoint_from(R, L, limit) -> Proof:
@@ -283,12 +283,12 @@ def _disjoint_from(R, L, limit) -> Proof:
             bad = next((i for i in range(1, n) if vr[i] in image), None)
         else:
             bad = _first_true(np.isin(vr[1:], vl), 1)
-        return _enumerated(statement, n, bad, lambda i: {Key.INDEX: i, "R(i)": R(i),
-                                                         "L index": next(j for j in range(m) if L(j) == R(i))})
+        return _enumerated(statement, n, bad, lambda i: {Key.INDEX: i, Key.VALUE_OF_R: R(i),
+                                                         Key.INDEX_OF_L: next(j for j in range(m) if L(j) == R(i))})
     # from i = 1: R(0) is always 0, which L(0) is too
     holds, pair, evidence, method = exact.decide("disjoint", R, n, L, m, 1)
     return _decided(statement, holds, pair, evidence, method,
-                    lambda p: {Key.INDEX: p[0], "R(i)": R(p[0]), "L index": p[1]},
+                    lambda p: {Key.INDEX: p[0], Key.VALUE_OF_R: R(p[0]), Key.INDEX_OF_L: p[1]},
                     check=lambda p: R(p[0]) == L(p[1]))
 
 
@@ -444,7 +444,7 @@ def _coalesce(core, L, limit=None) -> Proof:
     n = L.size()
     statement = f"coalesce({L}) = {C}: the same function on [0, {n})"
     if C.size() != n:
-        return Proof(statement, Verdict.REFUTED, Method.DOMAINS, counterexample={"size(L)": n, "size(C)": C.size()},
+        return Proof(statement, Verdict.REFUTED, Method.DOMAINS, counterexample={Labelled(Key.SIZE, "L"): n, Labelled(Key.SIZE, "C"): C.size()},
                      reason="the sizes differ")
     return _equal(L, C, n, statement, ("lhs", "rhs"), limit)
 
@@ -532,9 +532,9 @@ def _same_image(L, R, up: int, down: int, limit) -> Proof:
         extra, missing = _image_difference(vl, vr, up, down)
         if not extra and not missing:
             return _enumerated(statement, n + m, None, None)
-        ce = {"in image(R) only": extra[:3]} if extra else {}
+        ce = {Key.ONLY_IN_IMAGE_OF_R: extra[:3]} if extra else {}
         if missing:
-            ce["missing from image(R)"] = missing[:3]
+            ce[Key.MISSING_FROM_IMAGE_OF_R] = missing[:3]
         return Proof(statement, Verdict.REFUTED, Method.EXHAUSTIVE, None, ce, reason="both images enumerated with core")
     holds, w, evidence, method = exact.decide("same_image", L, R, up, down)
     if holds is None:
@@ -639,5 +639,6 @@ def _flat_modes(values) -> int:
 def warning_line(proof: Proof) -> str:
     """One line for a broken contract: ``CuTe's value ... breaks ...: at index 2, R = 3 but A(B) = 7``."""
     ce = proof.counterexample or {}
-    shown = ", ".join(f"{k} = {v}" for k, v in ce.items() if not k.endswith("steps") and k != "digit")
+    shown = ", ".join(f"{k} = {v}" for k, v in ce.items()
+                      if k is not Key.DIGIT and not (isinstance(k, Labelled) and k.kind is Key.STEPS))
     return f"CuTe's value breaks its contract: {proof.statement} is refuted ({shown})"

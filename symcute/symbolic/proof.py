@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .table import Table
-from .vocabulary import Method, Verdict, read_cell, read_column, read_key
+from .vocabulary import CounterexampleKey, Labelled, Method, Verdict, read_cell, read_column, read_key
 
 VERDICTS = tuple(v.value for v in Verdict)
 
@@ -78,6 +78,10 @@ class Proof:
         # a conjunction's method joins its parts' ("chain+refinement"): text, not one member
         if isinstance(self.method, str) and not isinstance(self.method, Method) and self.method in _METHODS:
             object.__setattr__(self, "method", Method(self.method))
+        # every counterexample key typed: a member, or a Labelled name (a side's label among them)
+        ce = self.counterexample
+        if ce and not all(isinstance(k, (CounterexampleKey, Labelled)) for k in ce):
+            object.__setattr__(self, "counterexample", {read_key(k): v for k, v in ce.items()})
 
     def __bool__(self) -> bool:
         return self.verdict == "proved"

@@ -38,7 +38,7 @@ from .linear import Compose, NotLinear, as_term, coalesce_digits, common_rows, e
 from .proof import Certificate, Proof
 from .swizzled import SwizzledFormula
 from .table import Table
-from .vocabulary import Cell, Column, CounterexampleKey as Key, Labelled, Method, Verdict
+from .vocabulary import Cell, Column, CounterexampleKey as Key, Labelled, Method, Verdict, side_key
 
 # Domains up to this size re-check a decided refutation by enumeration (cheap; larger ones rely on the
 # argument alone, which is exact: enumeration is a cross-check, never the decision).
@@ -191,8 +191,8 @@ def _counterexample(lhs, rhs, q: int, labels, names=None) -> dict:
     coord = _coordinate(_innermost(lhs), q)
     if coord is not None:
         ce[Key.COORDINATE] = coord
-    ce[la] = vl
-    ce[lb] = vr
+    ce[side_key(la)] = vl
+    ce[side_key(lb)] = vr
     chain = _chain(lhs, q, names or {})
     if chain:
         ce[Labelled(Key.STEPS, la)] = chain

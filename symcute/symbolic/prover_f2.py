@@ -23,7 +23,7 @@ from __future__ import annotations
 from .bits import NotF2Linear, bit_layout, integer_map
 from .f2 import F2Matrix, bit_positions
 from .proof import Certificate, Proof
-from .vocabulary import Cell, Column, CounterexampleKey as Key, Labelled, Method, Verdict
+from .vocabulary import Cell, Column, CounterexampleKey as Key, Labelled, Method, Verdict, side_key
 from .swizzled import SwizzledFormula
 from .table import Table
 
@@ -242,4 +242,4 @@ def equal(lhs, rhs, n: int, statement: str, labels):
         raise AssertionError(f"F2 counterexample {q} does not separate {lhs} and {rhs}")
     why = (f"the constants differ ({ca} vs {cb})" if q == 0 else
            f"index bit {names[q.bit_length() - 1]} flips different offset bits on the two sides")
-    return Proof(statement, Verdict.REFUTED, Method.GF2, cert, {Key.INDEX: q, la: vl, lb: vr}, reason=why)
+    return Proof(statement, Verdict.REFUTED, Method.GF2, cert, {Key.INDEX: q, side_key(la): vl, side_key(lb): vr}, reason=why)

@@ -97,7 +97,9 @@ class Cell(_Term):
 
 
 class CounterexampleKey(_Term):
-    """A key of a counterexample that the prover defines (the others are the claim's labels)."""
+    """A key of a counterexample.  Every key is a member (or a :class:`Labelled` name of a patterned member):
+    a side of the claim is keyed by :func:`side_key`, never by its bare label, so a side labelled ``digit``
+    cannot overwrite the ``digit`` entry."""
     INDEX = "index"
     COORDINATE = "coordinate"
     INDICES = "indices"
@@ -105,6 +107,30 @@ class CounterexampleKey(_Term):
     VALUE = "value"
     MISSING_VALUE = "missing value"
     DIGIT = "digit"
+    # images of two layouts (symbolic/claims.py)
+    INDEX_OF_A = "index of a"
+    INDEX_OF_B = "index of b"
+    # CuTe's complement @post (symbolic/contracts.py: R = complement(L))
+    NEEDED_SIZE = "needed"                       # size(R) must be at least this
+    PREVIOUS_OF_R = "R(i-1)"
+    VALUE_OF_R = "R(i)"
+    INDEX_OF_L = "L index"                       # the input of L with the value R(i)
+    ONLY_IN_IMAGE_OF_R = "in image(R) only"
+    MISSING_FROM_IMAGE_OF_R = "missing from image(R)"
+    # blocks of inputs (symbolic/blocks.py) and the claim language's coordinates (symbolic/claim.py)
+    FIRST = "first"
+    SECOND = "second"
+    BLOCK_START = "block start"
+    START_VALUE = "start value"
+    EXPECTED = "expected"
+    ALIGNMENT = "alignment"
+    FIXED_DIGITS = "for"                         # the sub-axes a "for every" claim fixes, with their values
+    OTHER_DIGITS = "at"                          # the other sub-axes
+    THREAD = "thread"
+    THREAD_VALUE = "v"                           # the value number within the thread (CuTe's TV "v")
+    # named after a side of the claim: the value is the pattern, {} the label
+    SIDE = "{}"                                  # that side's value at the counterexample
+    SIDE_NAMED = "side {}"                       # the same, for a label that reads like one of the keys here
     STEPS = "{} steps"           # the evaluation chain of a composite, named after its label
     SIZE = "size({})"            # the size of one side, named after its label
 
@@ -127,23 +153,43 @@ class Labelled(str):
         return (Labelled, (self.kind, self.label))
 
 
-def _reader(enum):
+def _reader(enum, fallback=None):
     fixed = {m.value: m for m in enum if "{}" not in m.value}
-    patterns = [(m, *m.value.split("{}")) for m in enum if "{}" in m.value]
+    patterns = [(m, *m.value.split("{}")) for m in enum if "{}" in m.value and m is not fallback]
 
     def read(text):
-        """The member (or :class:`Labelled` name) ``text`` serialises; any other text is returned as is."""
+        """The member (or :class:`Labelled` name) ``text`` serialises; any other text is returned as is
+        (as the ``fallback`` member's Labelled name where there is one)."""
         if not isinstance(text, str) or isinstance(text, (enum, Labelled)):
             return text
         if text in fixed:
             return fixed[text]
         for member, head, tail in patterns:
             if len(text) > len(head) + len(tail) and text.startswith(head) and text.endswith(tail):
-                return Labelled(member, text[len(head):len(text) - len(tail)])
-        return text
+                label = text[len(head):len(text) - len(tail)]
+                if member is CounterexampleKey.SIDE_NAMED and not _reads_as_key(label):
+                    break   # "side x" where x reads as no key: a side labelled "side x" (see side_key)
+                return Labelled(member, label)
+        return text if fallback is None else Labelled(fallback, text)
     return read
 
 
 read_column = _reader(Column)
 read_cell = _reader(Cell)
-read_key = _reader(CounterexampleKey)
+read_key = _reader(CounterexampleKey, CounterexampleKey.SIDE)
+
+
+def _reads_as_key(text: str) -> bool:
+    key = read_key(text)
+    return not (isinstance(key, Labelled) and key.kind is CounterexampleKey.SIDE)
+
+
+def side_key(label: str) -> Labelled:
+    """The counterexample key of the side labelled ``label``: the label itself (``F(G(i))``), or
+    ``side <label>`` where the label reads like another key (a side labelled ``digit``, ``index`` or
+    ``F steps``), so that the side's entry and the prover's never share a key, in memory or in JSON.
+
+    @post read_key(str(side_key(x))) == side_key(x) and its ``.label`` is ``x``
+    """
+    label = str(label)
+    return Labelled(CounterexampleKey.SIDE_NAMED if _reads_as_key(label) else CounterexampleKey.SIDE, label)

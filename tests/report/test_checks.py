@@ -2,6 +2,8 @@
 
 from types import SimpleNamespace
 
+import pytest
+
 from symcute import Layout
 from symcute.report.common import check
 from symcute.report.templates import Text
@@ -32,3 +34,28 @@ def test_injectivity_chain_reads_stride_and_its_marks():
     en, zh = check(Text("en"), _step(), p), check(Text("zh"), _step(), p)
     assert "| digit | extent | stride | span below | stride > span |" in en and "fails" in en
     assert "stride > 跨度" in zh and "不成立" in zh and "two inputs" in en
+
+
+def test_every_counterexample_key_renders_through_its_template_in_both_languages():
+    from symcute.report.common import KEY_TEMPLATES, LABELLED_KEY_TEMPLATES, _key
+    from symcute.symbolic.vocabulary import CounterexampleKey as Key, Labelled, side_key
+    for lang in ("en", "zh"):
+        t = Text(lang)
+        for k in Key:
+            if "{}" in k.value:
+                assert k in LABELLED_KEY_TEMPLATES or k is Key.SIDE, k
+                continue
+            assert t.has(KEY_TEMPLATES[k]) and "`" + k.value + "`" != _key(t, k), (lang, k)
+        assert _key(t, side_key("F(G(i))")) == "`F(G(i))`"                  # a label is code
+        assert _key(t, Labelled(Key.SIZE, "R")) == t("ce_size", what="`R`")
+    assert _key(Text("en"), side_key("digit")) == "side `digit`" and _key(Text("zh"), side_key("digit")) == "一侧 `digit`"
+    with pytest.raises(TypeError):
+        _key(Text("en"), "index")                                           # a bare text key: nobody typed it
+
+
+def test_a_side_labelled_digit_is_rendered_beside_the_digit_entry():
+    p = prove(Layout((2, 2), (1, 2)), Layout((2, 2), (2, 1)), labels=("digit", "index"))
+    en = check(Text("en"), _step(), p)
+    assert "- input index: `1`" in en and "- side `digit`: `1`" in en and "- side `index`: `2`" in en
+    back = Proof.from_json(p.to_json())
+    assert check(Text("zh"), _step(), back) == check(Text("zh"), _step(), p)

@@ -13,7 +13,7 @@ facts CuTe's value depends on are proved from the side conditions or refused
 with the missing condition named.
 """
 
-from .conditions import Decision, Param, Params, Verdict, parse_declaration
+from .conditions import FactVerdict, Param, Params, parse_declaration
 from .registry import params
 from .layout import ParamLayout, dynamic, layout, lift, parse
 from .algebra import (
@@ -23,7 +23,7 @@ from .algebra import (
 )
 
 __all__ = [
-    "Decision", "Param", "Params", "Verdict", "parse_declaration", "params", "ParamLayout", "dynamic", "layout",
+    "FactVerdict", "Param", "Params", "parse_declaration", "params", "ParamLayout", "dynamic", "layout",
     "lift", "parse", "blocked_product", "coalesce", "complement", "composition", "downcast", "filter",
     "flat_divide", "flat_product", "left_inverse", "logical_divide", "logical_product", "make_layout",
     "raked_product", "right_inverse", "tiled_divide", "tiled_product", "upcast", "with_shape", "zipped_divide",

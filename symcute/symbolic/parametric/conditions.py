@@ -8,15 +8,15 @@ internally as ``m * p`` over a fresh positive integer ``p`` (bounded by
 the declared names again.
 
 :meth:`Params.decide` answers a fact (a SymPy relation over the parameters)
-for *every* admissible value: ``Decision.PROVED`` (a polynomial certificate or
-Z3's unsat of "conditions and not fact"), ``Decision.REFUTED`` with an
+for *every* admissible value, as a :class:`FactVerdict` whose ``verdict`` is the
+prover's :class:`~symcute.symbolic.vocabulary.Verdict`: ``PROVED`` (a polynomial
+certificate or Z3's unsat of "conditions and not fact"), ``REFUTED`` with an
 admissible instantiation where the fact is false (Z3's model, re-evaluated
-here), or ``Decision.UNKNOWN``.  Never a proof that was not made.
+here), or ``UNKNOWN``.  Never a proof that was not made.
 """
 
 from __future__ import annotations
 
-import enum
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -24,28 +24,24 @@ from functools import lru_cache
 import sympy
 
 from ...errors import LayoutError, SymcuteError
+from ..vocabulary import Verdict
 
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9]*\Z")
 Z3_TIMEOUT_MS = 500   # per fact; an answer Z3 does not find in time is unknown, never a guess
 
 
-class Decision(enum.Enum):
-    PROVED = "proved"
-    REFUTED = "refuted"
-    UNKNOWN = "unknown"
-
-
 @dataclass(frozen=True)
-class Verdict:
-    """The answer on one fact: ``decision``, with ``witness`` (user values) when refuted."""
+class FactVerdict:
+    """The answer on one fact over the parameters: its ``verdict``, with ``witness`` (user values) when
+    refuted, and ``how`` it was reached."""
 
-    decision: Decision
+    verdict: Verdict
     witness: dict | None = None
     how: str = ""
 
     @property
     def proved(self) -> bool:
-        return self.decision is Decision.PROVED
+        return self.verdict is Verdict.PROVED
 
 
 @dataclass(frozen=True)
@@ -193,20 +189,20 @@ class Params:
         return out
 
     # --- deciding facts ---------------------------------------------------------------------
-    def decide(self, fact) -> Verdict:
+    def decide(self, fact) -> FactVerdict:
         """``fact`` (a SymPy relation in inner form) for every admissible value; see the module doc."""
         if fact is sympy.true or fact is True:
-            return Verdict(Decision.PROVED, how="evaluation")
+            return FactVerdict(Verdict.PROVED, how="evaluation")
         if fact is sympy.false or fact is False:
             return self._witness_any()
         return _decide_cached(self, fact)
 
-    def _witness_any(self) -> Verdict:
+    def _witness_any(self) -> FactVerdict:
         vals = {}
         for p in self._params:
             lo, _ = p.inner_bounds()
             vals[p.inner] = lo
-        return Verdict(Decision.REFUTED, self.user_values(vals), how="evaluation")
+        return FactVerdict(Verdict.REFUTED, self.user_values(vals), how="evaluation")
 
     def _polynomial_nonnegative(self, expr) -> bool:
         """A certificate for ``expr >= 0``: after ``p = lo + n`` (n >= 0) every coefficient is >= 0."""
@@ -235,7 +231,7 @@ class Params:
 
 
 @lru_cache(maxsize=4096)
-def _decide_cached(params: Params, fact) -> Verdict:
+def _decide_cached(params: Params, fact) -> FactVerdict:
     # polynomial certificates first: free, and they cover most shape/stride comparisons
     rel = fact
     if isinstance(rel, (sympy.GreaterThan, sympy.StrictGreaterThan, sympy.LessThan, sympy.StrictLessThan)):
@@ -246,7 +242,7 @@ def _decide_cached(params: Params, fact) -> Verdict:
         if isinstance(rel, (sympy.StrictGreaterThan, sympy.StrictLessThan)):
             diff = diff - 1  # integers: a > b iff a - b - 1 >= 0
         if params._polynomial_nonnegative(diff):
-            return Verdict(Decision.PROVED, how="polynomial")
+            return FactVerdict(Verdict.PROVED, how="polynomial")
     from .z3_backend import decide_z3
     return decide_z3(params, fact)
 
@@ -305,9 +301,9 @@ def parse_declaration(text: str) -> tuple[str, int | None]:
     return name, int(div)
 
 
-def missing(what: str, fact_text: str, verdict: Verdict) -> LayoutError:
+def missing(what: str, fact_text: str, verdict: FactVerdict) -> LayoutError:
     """The refusal for a fact CuTe's value depends on and the side conditions do not settle."""
-    if verdict.decision is Decision.REFUTED:
+    if verdict.verdict is Verdict.REFUTED:
         w = ", ".join(f"{k}={v}" for k, v in verdict.witness.items())
         return LayoutError(f"{what}: needs {fact_text}, which fails for the admissible values {w}; "
                            f"declare a side condition that excludes them")

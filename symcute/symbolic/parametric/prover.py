@@ -24,7 +24,8 @@ from dataclasses import dataclass, field
 import sympy
 
 from ...errors import SymcuteError
-from .conditions import Decision, Params
+from ..vocabulary import Verdict
+from .conditions import Params
 from .layout import ParamLayout, _leaves
 from .printing import show_expr
 
@@ -126,7 +127,7 @@ def formula(layout: ParamLayout, names=None) -> ParamFormula:
 @dataclass(frozen=True)
 class ParamProof:
     claim: str
-    verdict: str                   # "proved" | "refuted" | "unknown"
+    verdict: Verdict               # proved, refuted or unknown (its text is also accepted)
     method: str
     conditions: tuple = ()         # the side conditions the claim is for
     witness: dict | None = None    # refuted: admissible parameter values
@@ -134,13 +135,16 @@ class ParamProof:
     values: tuple | None = None    # refuted: (lhs, rhs) there, evaluated with core
     details: dict = field(default_factory=dict)
 
+    def __post_init__(self):
+        object.__setattr__(self, "verdict", Verdict(self.verdict))
+
     @property
     def proved(self) -> bool:
-        return self.verdict == "proved"
+        return self.verdict is Verdict.PROVED
 
     @property
     def refuted(self) -> bool:
-        return self.verdict == "refuted"
+        return self.verdict is Verdict.REFUTED
 
     def __str__(self) -> str:
         head = f"{self.claim}: {self.verdict} ({self.method})"
@@ -169,38 +173,38 @@ def prove_equal(a: ParamLayout, b: ParamLayout, claim: str | None = None) -> Par
     claim = claim or f"{a} == {b} as functions"
     sa, sb = _e(a.size()), _e(b.size())
     v = ps.decide(sympy.Eq(sa, sb))
-    if v.decision is Decision.REFUTED:
+    if v.verdict is Verdict.REFUTED:
         w = v.witness
-        return ParamProof(claim, "refuted", "sizes differ", _conds(ps), w, "size",
+        return ParamProof(claim, Verdict.REFUTED, "sizes differ", _conds(ps), w, "size",
                           (a.subs(w, warn_overflow=False).size(), b.subs(w, warn_overflow=False).size()))
-    if v.decision is Decision.UNKNOWN:
+    if v.verdict is Verdict.UNKNOWN:
         found = _search(ps, lambda w: _first_difference(a.subs(w, warn_overflow=False),
                                                         b.subs(w, warn_overflow=False)))
         if found:
-            return ParamProof(claim, "refuted", "instantiation search", _conds(ps), *found)
-        return ParamProof(claim, "unknown", "size equality not settled", _conds(ps))
+            return ParamProof(claim, Verdict.REFUTED, "instantiation search", _conds(ps), *found)
+        return ParamProof(claim, Verdict.UNKNOWN, "size equality not settled", _conds(ps))
     fa, fb = formula(a), formula(b)
     digits = _same_digits(ps, fa, fb)
     if digits is not None:
         ok, bad_axis, witness = digits
         if ok:
-            return ParamProof(claim, "proved", "digits: same sub-axes, equal coefficients where the extent exceeds 1",
+            return ParamProof(claim, Verdict.PROVED, "digits: same sub-axes, equal coefficients where the extent exceeds 1",
                               _conds(ps))
         if witness is not None:
             A, B = a.subs(witness, warn_overflow=False), b.subs(witness, warn_overflow=False)
             idx = _axis_index(fa, bad_axis, ps, witness)
             if A(idx) != B(idx):
-                return ParamProof(claim, "refuted", "digits: a coefficient differs", _conds(ps), witness, idx,
+                return ParamProof(claim, Verdict.REFUTED, "digits: a coefficient differs", _conds(ps), witness, idx,
                                   (A(idx), B(idx)))
     res = _z3_equal(ps, fa, fb, sa)
     if res is not None:
-        return ParamProof(claim, res[0], res[1], _conds(ps), *res[2:]) if res[0] == "refuted" else \
+        return ParamProof(claim, res[0], res[1], _conds(ps), *res[2:]) if res[0] is Verdict.REFUTED else \
             ParamProof(claim, res[0], res[1], _conds(ps))
     found = _search(ps, lambda w: _first_difference(a.subs(w, warn_overflow=False),
                                                     b.subs(w, warn_overflow=False)))
     if found:
-        return ParamProof(claim, "refuted", "instantiation search", _conds(ps), *found)
-    return ParamProof(claim, "unknown", "no certificate and no counterexample found", _conds(ps))
+        return ParamProof(claim, Verdict.REFUTED, "instantiation search", _conds(ps), *found)
+    return ParamProof(claim, Verdict.UNKNOWN, "no certificate and no counterexample found", _conds(ps))
 
 
 def _axis_index(f: ParamFormula, k: int, ps: Params, witness: dict) -> int:
@@ -224,9 +228,9 @@ def _same_digits(ps: Params, fa: ParamFormula, fb: ParamFormula):
         if sympy.simplify(dx - dy) == 0:
             continue
         v = ps.decide(sympy.Or(sympy.Eq(dx, dy), sympy.Eq(_e(x.extent), 1)))
-        if v.decision is Decision.PROVED:
+        if v.verdict is Verdict.PROVED:
             continue
-        if v.decision is Decision.REFUTED:
+        if v.verdict is Verdict.REFUTED:
             return False, k, {p.name: v.witness[p.name] for p in ps.params}
         return False, k, None
     return True, None, None
@@ -260,7 +264,7 @@ def _z3_equal(ps: Params, fa, fb, size):
         return None
     r = s.check()
     if r == z3.unsat:
-        return ("proved", "z3: no admissible parameters and index where they differ")
+        return (Verdict.PROVED, "z3: no admissible parameters and index where they differ")
     if r == z3.sat:
         m = s.model()
         inner = {p.inner: m.evaluate(env[p.inner], model_completion=True).as_long() for p in ps.params}
@@ -268,7 +272,7 @@ def _z3_equal(ps: Params, fa, fb, size):
         idx = m.evaluate(q, model_completion=True).as_long()
         A, B = fa.layout.subs(w, warn_overflow=False), fb.layout.subs(w, warn_overflow=False)
         if A(idx) != B(idx):
-            return ("refuted", "z3 model, re-evaluated with core", w, idx, (A(idx), B(idx)))
+            return (Verdict.REFUTED, "z3 model, re-evaluated with core", w, idx, (A(idx), B(idx)))
     return None
 
 
@@ -310,7 +314,7 @@ def prove_injective(layout: ParamLayout) -> ParamProof:
     f = formula(layout)
     chain = _chain_certificate(ps, f)
     if chain:
-        return ParamProof(claim, "proved", "digits: sorted coefficients, each at least the span below it", _conds(ps))
+        return ParamProof(claim, Verdict.PROVED, "digits: sorted coefficients, each at least the span below it", _conds(ps))
     res = _z3_injective(ps, f, _e(layout.size()))
     if res is not None:
         return ParamProof(claim, res[0], res[1], _conds(ps), *res[2:])
@@ -329,8 +333,8 @@ def prove_injective(layout: ParamLayout) -> ParamProof:
         return None
     found = _search(ps, probe)
     if found:
-        return ParamProof(claim, "refuted", "instantiation search", _conds(ps), *found)
-    return ParamProof(claim, "unknown", "no certificate and no counterexample found", _conds(ps))
+        return ParamProof(claim, Verdict.REFUTED, "instantiation search", _conds(ps), *found)
+    return ParamProof(claim, Verdict.UNKNOWN, "no certificate and no counterexample found", _conds(ps))
 
 
 def _chain_certificate(ps: Params, f: ParamFormula) -> bool:
@@ -375,7 +379,7 @@ def _z3_injective(ps, f, size):
         return None
     r = s.check()
     if r == z3.unsat:
-        return ("proved", "z3: no admissible parameters and two indices with one offset")
+        return (Verdict.PROVED, "z3: no admissible parameters and two indices with one offset")
     if r == z3.sat:
         m = s.model()
         inner = {p.inner: m.evaluate(env[p.inner], model_completion=True).as_long() for p in ps.params}
@@ -383,7 +387,7 @@ def _z3_injective(ps, f, size):
         i, j = m.evaluate(q1, model_completion=True).as_long(), m.evaluate(q2, model_completion=True).as_long()
         L = f.layout.subs(w, warn_overflow=False)
         if L(i) == L(j) and i != j:
-            return ("refuted", "z3 model, re-evaluated with core", w, (i, j), (L(i), L(j)))
+            return (Verdict.REFUTED, "z3 model, re-evaluated with core", w, (i, j), (L(i), L(j)))
     return None
 
 
@@ -399,7 +403,7 @@ def prove_formula(f: ParamFormula, expected, claim: str | None = None) -> ParamP
     exp_inner = _expected_inner(ps, expected, axis_syms)   # axis symbols matched by name
     diff = sympy.expand(f.inner_expr() - exp_inner)
     if diff == 0:
-        return ParamProof(claim, "proved", "polynomial identity over the sub-axes and parameters", _conds(ps))
+        return ParamProof(claim, Verdict.PROVED, "polynomial identity over the sub-axes and parameters", _conds(ps))
     # a difference supported only on axes of extent 1 still vanishes: let Z3 decide over the domain
     import z3
     from .z3_backend import Unsupported, solver_for, to_z3
@@ -414,7 +418,7 @@ def prove_formula(f: ParamFormula, expected, claim: str | None = None) -> ParamP
     except Unsupported:
         r = None
     if r is not None and r == z3.unsat:
-        return ParamProof(claim, "proved", "z3: no admissible parameters and coordinate where they differ",
+        return ParamProof(claim, Verdict.PROVED, "z3: no admissible parameters and coordinate where they differ",
                           _conds(ps))
     if r is not None and r == z3.sat:
         m = s.model()
@@ -425,8 +429,8 @@ def prove_formula(f: ParamFormula, expected, claim: str | None = None) -> ParamP
         rhs = int(exp_inner.xreplace({**{k: sympy.Integer(v) for k, v in inner.items()},
                                       **{sym: sympy.Integer(coord[sym.name]) for sym in f.symbols()}}))
         if lhs != rhs:
-            return ParamProof(claim, "refuted", "z3 model, re-evaluated with core", _conds(ps), w, coord, (lhs, rhs))
-    return ParamProof(claim, "unknown", "not a polynomial identity; z3 did not decide", _conds(ps))
+            return ParamProof(claim, Verdict.REFUTED, "z3 model, re-evaluated with core", _conds(ps), w, coord, (lhs, rhs))
+    return ParamProof(claim, Verdict.UNKNOWN, "not a polynomial identity; z3 did not decide", _conds(ps))
 
 
 def _expected_inner(ps: Params, expected, axis_syms: dict):

@@ -23,7 +23,7 @@ import sympy
 
 from ...errors import LayoutError
 from ...core import int_tuple as it
-from .conditions import Decision, Params, missing
+from .conditions import Params, missing
 
 _ENV: contextvars.ContextVar = contextvars.ContextVar("symcute_param_env", default=None)
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import sympy
 
-from .conditions import Decision, Verdict, Z3_TIMEOUT_MS
+from ..vocabulary import Verdict
+from .conditions import FactVerdict, Z3_TIMEOUT_MS
 
 
 class Unsupported(Exception):
@@ -120,17 +121,17 @@ def solver_for(params, extra_symbols=()):
     return s, env
 
 
-def decide_z3(params, fact, extra_symbols=()) -> Verdict:
+def decide_z3(params, fact, extra_symbols=()) -> FactVerdict:
     """Prove ``fact`` for every admissible value, or refute it with a re-checked witness."""
     import z3
     try:
         s, env = solver_for(params, extra_symbols)
         s.add(z3.Not(to_z3(fact, env)))
     except Unsupported:
-        return Verdict(Decision.UNKNOWN, how="z3: unsupported expression")
+        return FactVerdict(Verdict.UNKNOWN, how="z3: unsupported expression")
     r = s.check()
     if r == z3.unsat:
-        return Verdict(Decision.PROVED, how="z3")
+        return FactVerdict(Verdict.PROVED, how="z3")
     if r == z3.sat:
         m = s.model()
         values = {sym: m.evaluate(v, model_completion=True).as_long() for sym, v in env.items()}
@@ -139,5 +140,5 @@ def decide_z3(params, fact, extra_symbols=()) -> Verdict:
             inner = {p.inner: values[p.inner] for p in params.params}
             w = params.user_values(inner)
             w.update({str(k): v for k, v in values.items() if k not in inner})
-            return Verdict(Decision.REFUTED, w, how="z3 model, re-evaluated")
-    return Verdict(Decision.UNKNOWN, how=f"z3: {r}")
+            return FactVerdict(Verdict.REFUTED, w, how="z3 model, re-evaluated")
+    return FactVerdict(Verdict.UNKNOWN, how=f"z3: {r}")
