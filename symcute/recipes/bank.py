@@ -17,7 +17,10 @@ from ..core import int_tuple as it
 from ..core.composed import SmemPtrFlag
 from ..errors import SymcuteError
 from ..trace.derivation import Derivation
-from .steps import _atom_layout, _jsonable, add_table, cute
+from .records_memory import (BankAddress, BankBitRow, BankCertificate, BankConfiguration, BankFix, BankPhases,
+                             BankReason, BankResult, BankWitness, InstructionCount, PhaseRow, SwizzleCost,
+                             SwizzleUnit, WitnessLane, WordLanes)
+from .steps import _atom_layout, _jsonable, add_table
 
 BANK_SEED = {"mma": "SM80_16x8x16_F16F16F16F16_TN", "atom_layout": (2, 2, 1), "operand": "A",
              "copy_atom": "SM75_U32x4_LDSM_N", "value_type": "half_t", "smem": "(32,64):(64,1)"}
@@ -56,9 +59,9 @@ def resolve_smem(smem, value_type, tile):
 def _base(smem):
     """The unswizzled layout under a swizzle (the synthesis' search space), and the swizzle's unit."""
     if isinstance(smem, ComposedLayout) and isinstance(smem.inner, Layout):
-        return smem.inner, ("bytes" if isinstance(smem.offset, SmemPtrFlag) else "elements")
+        return smem.inner, (SwizzleUnit.BYTES if isinstance(smem.offset, SmemPtrFlag) else SwizzleUnit.ELEMENTS)
     if isinstance(smem, Layout):
-        return smem, "elements"
+        return smem, SwizzleUnit.ELEMENTS
     return None, None
 
 
@@ -82,35 +85,49 @@ def derive_bank(mma=BANK_SEED["mma"], atom_layout=BANK_SEED["atom_layout"], oper
     layout = resolve_smem(smem, value_type, tc.tiler_mn)
     res = memory.bank_conflicts(tc, layout, role)
     names = tv_names(tc, role)
-    add_table(d, "bank_configuration", atom=tc.atom.name, ptx=tc.atom.ptx, header=tc.atom.header,
-              value_type=str(value_type), value_bits=res.value_bits, smem=str(layout), side=role,
-              tiler=list(it.flatten_to_tuple(tc.tiler_mn)), tv=str(tv), names=_jsonable(names),
-              threads=res.threads, warps=res.warps, per_warp=res.instructions_per_warp,
-              instruction=res.instruction.name, lane_bytes=res.instruction.lane_bytes,
-              phase_lanes=res.instruction.phase_lanes, phases=res.instruction.phases,
-              active_lanes=res.instruction.active_lanes)
+    instr = res.instruction
+    _table(d, "bank_configuration", BankConfiguration(
+        atom=tc.atom.name, ptx=tc.atom.ptx, header=tc.atom.header, value_type=str(value_type),
+        value_bits=res.value_bits, smem=str(layout), side=role, tiler=it.flatten_to_tuple(tc.tiler_mn), tv=str(tv),
+        names=names, threads=res.threads, warps=res.warps, per_warp=res.instructions_per_warp, instruction=instr.name,
+        lane_bytes=instr.lane_bytes, phase_lanes=instr.phase_lanes, phases=instr.phases,
+        active_lanes=instr.active_lanes))
     _address(d, tc, tv, names, layout, res)
     w = res.witness
-    phases = res.phases(w.warp, w.instruction)
-    rows = [[p.index, [p.lanes[0], p.lanes[-1]], p.wavefronts, p.ideal, p.bank, list(p.bank_words)] for p in phases]
-    grid = [[(a // 4) % 32 if a is not None else None for a in res.addresses(w.warp, w.instruction)]]
-    add_table(d, "bank_phases", warp=w.warp, instruction=w.instruction, rows=rows, banks=grid[0],
-              words=[a // 4 if a is not None else None for a in res.addresses(w.warp, w.instruction)])
+    addresses = res.addresses(w.warp, w.instruction)
+    _table(d, "bank_phases", BankPhases(
+        warp=w.warp, instruction=w.instruction,
+        rows=tuple(PhaseRow(p.index, (p.lanes[0], p.lanes[-1]), p.wavefronts, p.ideal, p.bank, tuple(p.bank_words))
+                   for p in res.phases(w.warp, w.instruction)),
+        banks=tuple(None if a is None else (a // 4) % 32 for a in addresses),
+        words=tuple(None if a is None else a // 4 for a in addresses)))
     lanes = [l for ls in w.lanes for l in ls]
     varying = [n for n, _ in lanes[0].axes if len({dict(l.axes).get(n) for l in lanes}) > 1] if lanes else []
-    add_table(d, "bank_witness", warp=w.warp, instruction=w.instruction, phase=w.phase, bank=w.bank,
-              words=list(w.words), varying=varying, lanes=[[[l.lane, l.thread, [list(a) for a in l.axes], l.byte_address]
-                                            for l in ls] for ls in w.lanes])
+    _table(d, "bank_witness", BankWitness(
+        warp=w.warp, instruction=w.instruction, phase=w.phase, bank=w.bank, words=tuple(w.words),
+        varying=tuple(varying),
+        lanes=tuple(WordLanes(WitnessLane(l.lane, l.thread, tuple(tuple(a) for a in l.axes), l.byte_address)
+                              for l in ls) for ls in w.lanes)))
     cert = res.certificate
-    add_table(d, "bank_result", wavefronts=res.wavefronts, ideal=res.ideal_wavefronts, ways=res.ways,
-              conflicts=res.conflicts, conflict_free=res.conflict_free, method=res.method,
-              per_instruction=[list(p) for p in res.per_instruction[:8]], instructions=len(res.per_instruction),
-              notes=[n.split(":", 1)[0].replace(" ", "_").replace(".", "_") for n in res.notes],
-              certificate=None if cert is None else {"images": list(cert.images), "dim_ker_bank": cert.dim_ker_bank,
-                                                     "dim_ker_word": cert.dim_ker_word,
-                                                     "wavefronts": cert.wavefronts})
+    _table(d, "bank_result", BankResult(
+        wavefronts=res.wavefronts, ideal=res.ideal_wavefronts, ways=res.ways, conflicts=res.conflicts,
+        conflict_free=res.conflict_free, method=res.method,
+        per_instruction=tuple(InstructionCount(*p) for p in res.per_instruction[:8]),
+        instructions=len(res.per_instruction), notes=tuple(_note_key(n) for n in res.notes),
+        certificate=None if cert is None else BankCertificate(tuple(cert.images), cert.dim_ker_bank,
+                                                              cert.dim_ker_word, cert.wavefronts)))
     _fix(d, tc, layout, role, res)
     return d
+
+
+def _table(d, kind: str, record) -> None:
+    add_table(d, kind, **record.to_details())
+
+
+def _note_key(note: str) -> str:
+    """The key of a memory model note (``"store stream: ..."`` -> ``store_stream``; template
+    ``bank_note_<key>``)."""
+    return note.split(":", 1)[0].replace(" ", "_").replace(".", "_")
 
 
 def _address(d, tc, tv, names, layout, res) -> None:
@@ -127,8 +144,8 @@ def _address(d, tc, tv, names, layout, res) -> None:
         except SymcuteError as e:
             note = str(e)
     try:
-        if unit != "elements":
-            raise SymcuteError("the swizzle acts on byte addresses; bank bits are shown per lane in the table")
+        if unit is not SwizzleUnit.ELEMENTS:
+            raise _NoBankBits(BankReason.BITS_OF_BYTE_SWIZZLE)
         from ..symbolic.bits import bit_layout
         b = bit_layout(tv, names).then(layout)
         shift = {8: 3, 16: 4, 32: 5, 64: 6, 128: 7}.get(res.value_bits)
@@ -138,29 +155,40 @@ def _address(d, tc, tv, names, layout, res) -> None:
             for bank_bit in range(5):
                 elem_bit = bank_bit + 2 - lg
                 if elem_bit < 0:
-                    bank_rows.append([bank_bit, "value bits inside the element"])
+                    bank_rows.append(BankBitRow(bank_bit, BankReason.INSIDE_ELEMENT))
                 else:
-                    bank_rows.append([bank_bit, " ^ ".join(b.row_names(elem_bit)) or "0"])
+                    bank_rows.append(BankBitRow(bank_bit, " ^ ".join(b.row_names(elem_bit)) or "0"))
+    except _NoBankBits as e:
+        note = note or e.reason
     except SymcuteError as e:
         note = note or str(e)
-    add_table(d, "bank_address", formula=formula_text, swizzle=(str(layout.outer) if isinstance(layout, ComposedLayout)
-                                                                 else None), swizzle_unit=unit, bank_bits=bank_rows,
-              note=note, bytes_per_value=res.value_bits // 8 if res.value_bits >= 8 else None)
+    _table(d, "bank_address", BankAddress(
+        formula=formula_text, swizzle=str(layout.outer) if isinstance(layout, ComposedLayout) else None,
+        swizzle_unit=unit, bank_bits=tuple(bank_rows), note=note,
+        bytes_per_value=res.value_bits // 8 if res.value_bits >= 8 else None))
+
+
+class _NoBankBits(Exception):
+    """The bank bits are not a formula, for a reason of the recipe's own (not an error)."""
+
+    def __init__(self, reason: BankReason):
+        super().__init__(reason.value)
+        self.reason = reason
 
 
 def _fix(d, tc, layout, role, res) -> None:
     from ..memory.synth import copy_side, synthesize_swizzle
     base, unit = _base(layout)
-    if base is None or unit != "elements":
-        add_table(d, "bank_fix", searched=0, best=None, cost=None, ideal=None, alternatives=[], reasons=[],
-                  current=str(layout), skipped="the smem layout swizzles byte addresses (GMMA atom)" if unit else
-                  "no unswizzled base layout")
+    if base is None or unit is not SwizzleUnit.ELEMENTS:
+        _table(d, "bank_fix", BankFix.none(BankReason.FIX_OF_BYTE_SWIZZLE if unit else BankReason.NO_BASE,
+                                           current=str(layout)))
         return
     s = synthesize_swizzle(base, [copy_side(tc, base, side=role)])
     current = layout.outer if isinstance(layout, ComposedLayout) else None
-    add_table(d, "bank_fix", searched=s.searched, best=str(s.best.swizzle), cost=s.best.total, ideal=sum(s.ideal),
-              optimal=[str(c.swizzle) for c in s.optimal][:6],
-              alternatives=[[str(c.swizzle), c.total] for c in s.alternatives][:5],
-              reasons=list(s.reasons), current=str(current) if current else None,
-              current_optimal=bool(current is not None and s.is_optimal(current)) or
-              (current is None and res.wavefronts == s.best.total), base=str(base), skipped=None)
+    _table(d, "bank_fix", BankFix(
+        searched=s.searched, best=str(s.best.swizzle), cost=s.best.total, ideal=sum(s.ideal),
+        optimal=tuple(str(c.swizzle) for c in s.optimal)[:6],
+        alternatives=tuple(SwizzleCost(str(c.swizzle), c.total) for c in s.alternatives)[:5],
+        reasons=tuple(s.reasons), current=str(current) if current else None,
+        current_optimal=bool(current is not None and s.is_optimal(current)) or
+        (current is None and res.wavefronts == s.best.total), base=str(base), skipped=None))

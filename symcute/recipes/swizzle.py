@@ -23,6 +23,8 @@ from ..errors import SymcuteError
 from ..symbolic.bits import bit_layout
 from ..symbolic.f2 import F2Matrix, bit_positions
 from ..trace.derivation import Derivation
+from .records import AxisRow
+from .records_memory import BitRow, ColumnBanks, RowPair, SwizzleBanks, SwizzleFormula
 from .steps import add_proof, add_table
 
 BANK_BITS = (2, 7)   # 32 banks x 4 bytes: bank = (byte address >> 2) % 32
@@ -48,18 +50,20 @@ def derive_swizzle(layout="Sw<3,4,3> o 0 o (8,64):(64,1)", names=None, element_b
     d = Derivation(f"The swizzled tile {L}", recipe="swizzle", layout=str(L), names=list(f.domain.leaf_labels),
                    element_bits=element_bits)
     plain = sym.formula(L.inner, names)
-    add_table(d, "swizzle_formula", layout=str(L), inner=str(L.inner), swizzle=str(L.outer), text=str(f),
-              latex=f.latex(), plain_text=str(plain), axes=[[a.name, a.extent, a.stride, a.weight] for a in f.axes],
-              bits=[list(r) for r in f.table().rows], bit_names=[b.name for b in f.bits.inputs], plain_bits=[list(r) for r in bit_layout(plain).table().rows])
+    add_table(d, "swizzle_formula", **SwizzleFormula(
+        layout=str(L), inner=str(L.inner), swizzle=str(L.outer), text=str(f), latex=f.latex(), plain_text=str(plain),
+        axes=tuple(AxisRow(a.name, a.extent, a.stride, a.weight) for a in f.axes),
+        bits=tuple(BitRow(*r) for r in f.table().rows), bit_names=tuple(b.name for b in f.bits.inputs),
+        plain_bits=tuple(BitRow(*r) for r in bit_layout(plain).table().rows)).to_details())
     for term, label in ((f, "L"), (plain, "L_plain")):
         p = sym.is_bijective(term)
         add_proof(d, "is_bijective", p, {"L": term.layout}, [str(term.layout)], "bijective", term.size(), term.size())
-    add_table(d, "swizzle_banks", element_bits=element_bits, column=column,
-              swizzled=_banks(L, names, element_bits, column), plain=_banks(L.inner, names, element_bits, column))
+    add_table(d, "swizzle_banks", **SwizzleBanks(element_bits, column, swizzled=_banks(L, names, element_bits, column),
+                                                 plain=_banks(L.inner, names, element_bits, column)).to_details())
     return d
 
 
-def _banks(layout, names, element_bits: int, column: int) -> dict:
+def _banks(layout, names, element_bits: int, column: int) -> ColumnBanks:
     """The bank of element (r, column) for every row r, and the colliding row pairs from the GF(2) kernel."""
     from ..core import int_tuple as it
     row_shape = layout.shape[0]
@@ -90,5 +94,6 @@ def _banks(layout, names, element_bits: int, column: int) -> dict:
         if banks[a] != banks[b]:
             raise AssertionError(f"derive_swizzle: rows {a} and {b} do not share a bank")
     distinct = len(set(banks))
-    return {"banks": banks, "kernel": [[bits.inputs[row_bits[k]].name for k in bit_positions(v)] for v in kernel],
-            "pairs": [list(p) for p in pairs], "ways": rows // distinct, "distinct": distinct}
+    return ColumnBanks(banks=tuple(banks),
+                       kernel=tuple(tuple(bits.inputs[row_bits[k]].name for k in bit_positions(v)) for v in kernel),
+                       pairs=tuple(RowPair(*p) for p in pairs), ways=rows // distinct, distinct=distinct)

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from .. import markup as md
 from ..markup import Raw, block, code
+from ..recipes.records_memory import (BankAddress, BankConfiguration, BankFix, BankPhases, BankReason, BankResult,
+                                      BankWitness, SwizzleUnit)
 from .common import cute, sources
 
 
@@ -15,84 +17,86 @@ def _axes(axes) -> str:
     return ", ".join(f"{n}={v}" for n, v in axes) or "-"
 
 
+def _reason(t, reason) -> str:
+    """A recorded reason in words: its template for a :class:`BankReason`, else the recorded text."""
+    return t(reason.template) if isinstance(reason, BankReason) else reason
+
+
 def render(view, t) -> str:
-    c = view.table("bank_configuration")
-    a = view.table("bank_address")
-    ph = view.table("bank_phases")
-    w = view.table("bank_witness")
-    r = view.table("bank_result")
-    fix = view.table("bank_fix")
+    c = BankConfiguration.from_details(view.table("bank_configuration"))
+    a = BankAddress.from_details(view.table("bank_address"))
+    ph = BankPhases.from_details(view.table("bank_phases"))
+    w = BankWitness.from_details(view.table("bank_witness"))
+    r = BankResult.from_details(view.table("bank_result"))
+    fix = BankFix.from_details(view.table("bank_fix"))
     cfg = view.config
-    parts = [md.heading(1, t("bank_title", atom=code(c["atom"]), op=cfg["operand"], mma=code(cfg["mma"]),
-                                smem=code(c["smem"]))),
+    parts = [md.heading(1, t("bank_title", atom=code(c.atom), op=cfg["operand"], mma=code(cfg["mma"]),
+                                smem=code(c.smem))),
              t("bank_intro"),
              md.heading(2, t("bank_sec_config")),
-             t("bank_config", atom=code(c["atom"]), ptx=code(c["ptx"]), header=code(c["header"]),
-               vt=code(c["value_type"]), bits=c["value_bits"], side=code("get_layout" + c["side"] + "_TV()"),
-               tv=code(c["tv"]), names=code(cute(c["names"])), threads=c["threads"], warps=c["warps"],
-               per_warp=c["per_warp"]),
-             t("bank_instruction", instr=code(c["instruction"]), bytes=c["lane_bytes"], lanes=c["phase_lanes"],
-               phases=c["phases"], active=c["active_lanes"]),
+             t("bank_config", atom=code(c.atom), ptx=code(c.ptx), header=code(c.header),
+               vt=code(c.value_type), bits=c.value_bits, side=code("get_layout" + c.side + "_TV()"),
+               tv=code(c.tv), names=code(cute(c.names)), threads=c.threads, warps=c.warps,
+               per_warp=c.per_warp),
+             t("bank_instruction", instr=code(c.instruction), bytes=c.lane_bytes, lanes=c.phase_lanes,
+               phases=c.phases, active=c.active_lanes),
              md.heading(2, t("bank_sec_address"))]
-    if a["formula"]:
-        parts.append(t("bank_formula", smem=code(c["smem"])))
-        body = f"offset(t, v) = {a['formula']}"
-        if a["swizzle"]:
-            body += f"\noffset'     = {a['swizzle']}(offset)" + ("   (on byte addresses)"
-                                                                 if a["swizzle_unit"] == "bytes" else "")
-        body += f"\nbyte address = {a['bytes_per_value']} * offset" + ("'" if a["swizzle"] and
-                                                                     a["swizzle_unit"] != "bytes" else "")
+    if a.formula:
+        parts.append(t("bank_formula", smem=code(c.smem)))
+        body = f"offset(t, v) = {a.formula}"
+        if a.swizzle:
+            body += f"\noffset'     = {a.swizzle}(offset)" + ("   (on byte addresses)"
+                                                              if a.swizzle_unit is SwizzleUnit.BYTES else "")
+        body += f"\nbyte address = {a.bytes_per_value} * offset" + ("'" if a.swizzle and
+                                                                   a.swizzle_unit is not SwizzleUnit.BYTES else "")
         parts.append(block(body))
-    if a["bank_bits"]:
+    if a.bank_bits:
         parts += [t("bank_bits"),
                   md.table([t("bank_hdr_bank_bit"), t("bank_hdr_xor")],
-                           [[b, Raw(code(x, cell=True))] for b, x in a["bank_bits"]])]
-    elif a["note"]:
-        parts.append(t("bank_bits_none", why=md.esc(a["note"])))
-    parts += [md.heading(2, t("bank_sec_phases", warp=ph["warp"], k=ph["instruction"])),
+                           [[row.bit, Raw(code(_reason(t, row.xor), cell=True))] for row in a.bank_bits])]
+    elif a.note:
+        parts.append(t("bank_bits_none", why=md.esc(_reason(t, a.note))))
+    parts += [md.heading(2, t("bank_sec_phases", warp=ph.warp, k=ph.instruction)),
               t("bank_phases_intro"),
               md.table([t("bank_hdr_phase"), t("bank_hdr_lanes"), t("bank_hdr_wavefronts"), t("bank_hdr_ideal"),
                         t("bank_hdr_bank"), t("bank_hdr_words")],
-                       [[p, f"{lo}-{hi}", wv, idl, b, Raw(code(" ".join(map(str, ws[:8])) +
-                                                               (" ..." if len(ws) > 8 else ""), cell=True))]
-                        for p, (lo, hi), wv, idl, b, ws in ph["rows"]]),
+                       [[p.phase, f"{p.lanes[0]}-{p.lanes[1]}", p.wavefronts, p.ideal, p.bank,
+                         Raw(code(" ".join(map(str, p.words[:8])) + (" ..." if len(p.words) > 8 else ""), cell=True))]
+                        for p in ph.rows]),
               t("bank_lane_banks"),
-              block(_lane_bank_lines(ph["banks"], ph["words"], c["phase_lanes"], c["active_lanes"])),
+              block(_lane_bank_lines(ph.banks, ph.words, c.phase_lanes, c.active_lanes)),
               md.heading(2, t("bank_sec_witness"))]
-    if r["ways"] > 1:
-        rows = []
-        for word, lanes in zip(w["words"], w["lanes"]):
-            for lane, thread, axes, byte in lanes:
-                rows.append([lane, thread, Raw(code(_axes(axes), cell=True)), byte, word])
-        parts += [t("bank_witness", ways=w["ways"] if "ways" in w else len(w["words"]), bank=w["bank"],
-                    phase=w["phase"], k=w["instruction"], warp=w["warp"]),
+    if r.ways > 1:
+        rows = [[lane.lane, lane.thread, Raw(code(_axes(lane.axes), cell=True)), lane.byte_address, word]
+                for word, lanes in zip(w.words, w.lanes) for lane in lanes]
+        parts += [t("bank_witness", ways=w.ways, bank=w.bank, phase=w.phase, k=w.instruction, warp=w.warp),
                   md.table([t("bank_hdr_lane"), t("bank_hdr_thread"), t("bank_hdr_axes"), t("bank_hdr_byte"),
                             t("bank_hdr_word")], rows),
-                  t("bank_witness_why", axes=code(", ".join(w["varying"]) or "-"))]
+                  t("bank_witness_why", axes=code(", ".join(w.varying) or "-"))]
     else:
         parts.append(t("bank_no_witness"))
+    cert = r.certificate
     parts += [md.heading(2, t("bank_sec_result")),
-              t("bank_result", wave=r["wavefronts"], ideal=r["ideal"], ways=r["ways"], conflicts=r["conflicts"],
-                verdict=t("bank_free") if r["conflict_free"] else t("bank_conflicting"),
-                n=r["instructions"], method=t("bank_method_cert") if r["certificate"] else t("bank_method_exact"))]
-    for key in r.get("notes", []):
+              t("bank_result", wave=r.wavefronts, ideal=r.ideal, ways=r.ways, conflicts=r.conflicts,
+                verdict=t("bank_free") if r.conflict_free else t("bank_conflicting"),
+                n=r.instructions, method=t("bank_method_cert") if cert else t("bank_method_exact"))]
+    for key in r.notes or ():
         parts.append(t("bank_note_" + key))
-    if r["certificate"]:
-        cert = r["certificate"]
-        parts.append(t("bank_certificate", images=code(", ".join(map(str, cert["images"]))),
-                       kb=cert["dim_ker_bank"], kw=cert["dim_ker_word"], w=cert["wavefronts"]))
+    if cert:
+        parts.append(t("bank_certificate", images=code(", ".join(map(str, cert.images))),
+                       kb=cert.dim_ker_bank, kw=cert.dim_ker_word, w=cert.wavefronts))
     parts.append(md.heading(2, t("bank_sec_fix")))
-    if fix["skipped"]:
-        parts.append(t("bank_fix_skipped", why=md.esc(fix["skipped"])))
+    if fix.skipped:
+        parts.append(t("bank_fix_skipped", why=md.esc(_reason(t, fix.skipped))))
     else:
-        alts = ", ".join(f"{code(s)} ({n})" for s, n in fix["alternatives"]) or t("none")
-        parts.append(t("bank_fix", n=fix["searched"], base=code(fix["base"]), best=code(fix["best"]),
-                       cost=fix["cost"], ideal=fix["ideal"], optimal=", ".join(code(s) for s in fix["optimal"]),
+        alts = ", ".join(f"{code(alt.swizzle)} ({alt.total})" for alt in fix.alternatives) or t("none")
+        parts.append(t("bank_fix", n=fix.searched, base=code(fix.base), best=code(fix.best),
+                       cost=fix.cost, ideal=fix.ideal, optimal=", ".join(code(s) for s in fix.optimal),
                        alts=alts))
-        if fix["current"]:
-            parts.append(t("bank_fix_current_ok" if fix["current_optimal"] else "bank_fix_current_not",
-                           current=code(fix["current"])))
-        for reason in fix["reasons"]:
+        if fix.current:
+            parts.append(t("bank_fix_current_ok" if fix.current_optimal else "bank_fix_current_not",
+                           current=code(fix.current)))
+        for reason in fix.reasons:
             parts.append("- " + md.esc(reason))
     parts += [md.heading(2, t("sec_sources")), sources(t, view, extra=[
         (("CUDA C++ Programming Guide", "Shared Memory (cc 5.x+)"), md.esc(t("bank_src_banks"))),
@@ -201,7 +205,8 @@ def picture(derivation) -> str:
     from .view import View
     from ..memory import model
     v = View(derivation)
-    c, ph = v.table("bank_configuration"), v.table("bank_phases")
-    instr = model.Instruction(c["instruction"], "ld", c["lane_bytes"], c["active_lanes"], c["phase_lanes"])
-    addrs = [None if wd is None else wd * 4 for wd in ph["words"]]   # each lane's first word
-    return lanes_banks_svg(instr, addrs, ph["warp"], ph["instruction"])
+    c = BankConfiguration.from_details(v.table("bank_configuration"))
+    ph = BankPhases.from_details(v.table("bank_phases"))
+    instr = model.Instruction(c.instruction, "ld", c.lane_bytes, c.active_lanes, c.phase_lanes)
+    addrs = [None if wd is None else wd * 4 for wd in ph.words]   # each lane's first word
+    return lanes_banks_svg(instr, addrs, ph.warp, ph.instruction)

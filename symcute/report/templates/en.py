@@ -565,4 +565,9 @@ TEXT.update({
     "bank_fix_current_ok": "The layout's own swizzle {current} is optimal.",
     "bank_fix_current_not": "The layout's own swizzle {current} is not optimal.",
     "bank_fix_skipped": "No synthesis here: {why}.",
+    # recipes.records_memory.BankReason: why a part shows no formula or no synthesis
+    "bank_reason_bits_of_byte_swizzle": "the swizzle acts on byte addresses; bank bits are shown per lane in the table",
+    "bank_reason_inside_element": "value bits inside the element",
+    "bank_reason_fix_of_byte_swizzle": "the smem layout swizzles byte addresses (GMMA atom)",
+    "bank_reason_no_base": "no unswizzled base layout",
 })

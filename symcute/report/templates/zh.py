@@ -495,4 +495,9 @@ TEXT.update({
     "bank_fix_current_ok": "布局自带的 swizzle {current} 是最优的。",
     "bank_fix_current_not": "布局自带的 swizzle {current} 不是最优的。",
     "bank_fix_skipped": "此处不做综合：{why}。",
+    # recipes.records_memory.BankReason; still English in zh (the proofs show the first and the third)
+    "bank_reason_bits_of_byte_swizzle": "the swizzle acts on byte addresses; bank bits are shown per lane in the table",
+    "bank_reason_inside_element": "value bits inside the element",
+    "bank_reason_fix_of_byte_swizzle": "the smem layout swizzles byte addresses (GMMA atom)",
+    "bank_reason_no_base": "no unswizzled base layout",
 })
