@@ -17,6 +17,7 @@ kernel-dimension certificate (see :mod:`.certificate`).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import Enum
 
 import numpy as np
 
@@ -27,6 +28,27 @@ from . import model
 from .addresses import bit_addresses
 
 METHOD_EXACT = "exact per-lane count"
+
+
+class NoteKey(str, Enum):
+    """What the H200 showed beyond the per-instruction model, by kind of access (docs/memory.md, "Store
+    streams", "cp.async"); a report words each with its own template."""
+    STORE_STREAM_TIMING = "store_stream_timing"
+    STORE_STREAM = "store_stream"
+    STORE_CONCURRENT = "store_concurrent"
+    CP_ASYNC = "cp_async"
+    CP_ASYNC_STREAM = "cp_async_stream"
+    CP_ASYNC_CG = "cp_async_cg"
+
+
+@dataclass(frozen=True)
+class Note:
+    """A note of a result: its ``key`` and the one-line ``text`` that ``symcute bank`` prints (``str(note)``)."""
+    key: NoteKey
+    text: str
+
+    def __str__(self) -> str:
+        return self.text
 
 
 @dataclass(frozen=True)
@@ -89,7 +111,7 @@ class SharedAccess:
     thread_names: tuple             # names of the thread mode's flat leaves
     thread_shape: tuple             # extents of those leaves
     certificate: object = None      # an F2 kernel certificate where the addresses are F2-linear
-    notes: tuple = field(default=())
+    notes: tuple = field(default=())   # Note, ...
     stream_extra: int = 0           # store streams: wavefronts the H200 adds (model.store_stream)
     timing_dependent: bool = False  # a store stream with a conflicting instruction, or a cp.async stream
 
@@ -277,24 +299,30 @@ def _model_notes(instr: model.Instruction, warps: int, nk: int, extra: int, timi
     """What the H200 showed beyond the per-instruction model for this kind of access (docs/memory.md)."""
     out = []
     if instr.op == "st" and nk > 1 and timing:
-        out.append("store stream timing: a warp's stream of store instructions with a conflicting one: on the "
-                   "H200 its wavefront count depends on the spacing of the instructions (+0 to +2 per warp "
-                   "measured for one launch), so only the per-instruction count is given")
+        out.append(Note(NoteKey.STORE_STREAM_TIMING,
+                        "store stream timing: a warp's stream of store instructions with a conflicting one: on the "
+                        "H200 its wavefront count depends on the spacing of the instructions (+0 to +2 per warp "
+                        "measured for one launch), so only the per-instruction count is given"))
     elif instr.op == "st" and extra:
-        out.append(f"store stream: every second 512-byte conflict-free store of a warp costs one more wavefront "
-                   f"on the H200: Nsight Compute counts {extra} more than the per-instruction total")
+        out.append(Note(NoteKey.STORE_STREAM,
+                        f"store stream: every second 512-byte conflict-free store of a warp costs one more wavefront "
+                        f"on the H200: Nsight Compute counts {extra} more than the per-instruction total"))
     if instr.op == "st" and warps > 1:
-        out.append("store concurrent: warps storing at the same time can add wavefronts (timing-dependent); "
-                   "the counts assume the warps' stores do not overlap")
+        out.append(Note(NoteKey.STORE_CONCURRENT,
+                        "store concurrent: warps storing at the same time can add wavefronts (timing-dependent); "
+                        "the counts assume the warps' stores do not overlap"))
     if instr.op == "ldgsts":
-        out.append("cp.async: the shared-memory write is served by the 128-byte lines of the global source, each "
-                   "lane's source assumed 16 bytes after the previous lane's (CUTLASS's copies); exact on the H200 "
-                   "for one instruction with such sources (docs/memory.md, 'cp.async')")
+        out.append(Note(NoteKey.CP_ASYNC,
+                        "cp.async: the shared-memory write is served by the 128-byte lines of the global source, each "
+                        "lane's source assumed 16 bytes after the previous lane's (CUTLASS's copies); exact on the "
+                        "H200 for one instruction with such sources (docs/memory.md, 'cp.async')"))
         if timing:
-            out.append("cp.async stream: several cp.async instructions: the counter moved by up to 2% between "
-                       "identical launches on the H200, so only the per-instruction count is given")
+            out.append(Note(NoteKey.CP_ASYNC_STREAM,
+                            "cp.async stream: several cp.async instructions: the counter moved by up to 2% between "
+                            "identical launches on the H200, so only the per-instruction count is given"))
         if ".cg." in instr.name:
-            out.append("cp.async.cg: its shared-memory write is not visible to Nsight Compute's counters")
+            out.append(Note(NoteKey.CP_ASYNC_CG,
+                            "cp.async.cg: its shared-memory write is not visible to Nsight Compute's counters"))
     return tuple(out)
 
 

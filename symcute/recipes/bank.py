@@ -113,7 +113,7 @@ def derive_bank(mma=BANK_SEED["mma"], atom_layout=BANK_SEED["atom_layout"], oper
         wavefronts=res.wavefronts, ideal=res.ideal_wavefronts, ways=res.ways, conflicts=res.conflicts,
         conflict_free=res.conflict_free, method=res.method,
         per_instruction=tuple(InstructionCount(*p) for p in res.per_instruction[:8]),
-        instructions=len(res.per_instruction), notes=tuple(_note_key(n) for n in res.notes),
+        instructions=len(res.per_instruction), notes=tuple(n.key for n in res.notes),
         certificate=None if cert is None else BankCertificate(tuple(cert.images), cert.dim_ker_bank,
                                                               cert.dim_ker_word, cert.wavefronts)))
     _fix(d, tc, layout, role, res)
@@ -123,11 +123,6 @@ def derive_bank(mma=BANK_SEED["mma"], atom_layout=BANK_SEED["atom_layout"], oper
 def _table(d, kind: str, record) -> None:
     add_table(d, kind, **record.to_details())
 
-
-def _note_key(note: str) -> str:
-    """The key of a memory model note (``"store stream: ..."`` -> ``store_stream``; template
-    ``bank_note_<key>``)."""
-    return note.split(":", 1)[0].replace(" ", "_").replace(".", "_")
 
 
 def _address(d, tc, tv, names, layout, res) -> None:

@@ -192,7 +192,7 @@ class BankCertificate(Record):
 @dataclass(frozen=True)
 class BankResult(TableRecord):
     """The exact totals (``symcute.memory.SharedAccess``), the first eight instructions' counts, and the keys
-    of the memory model's notes (each the text before the note's colon, words joined by ``_``: the template
+    of the memory model's notes (:class:`symcute.memory.shared.NoteKey`, worded by the template
     ``bank_note_<key>``)."""
     ROWS: ClassVar[dict] = {"per_instruction": InstructionCount}
     wavefronts: int
@@ -204,9 +204,12 @@ class BankResult(TableRecord):
     per_instruction: tuple
     instructions: int
     certificate: BankCertificate | None     # recorded as null where there is none
-    notes: tuple | None = None              # absent from derivations written before the notes existed
+    notes: tuple | None = None              # NoteKey, ...; absent from derivations written before the notes
 
     def __post_init__(self):
+        if self.notes is not None:
+            from ..memory.shared import NoteKey   # here: symcute.memory loads numpy, which the swizzle report needs not
+            object.__setattr__(self, "notes", tuple(NoteKey(n) for n in self.notes))
         if isinstance(self.certificate, dict):
             object.__setattr__(self, "certificate", BankCertificate.from_details(self.certificate))
 

@@ -81,7 +81,7 @@ def render(view, t) -> str:
                 verdict=t("bank_free") if r.conflict_free else t("bank_conflicting"),
                 n=r.instructions, method=t("bank_method_cert") if cert else t("bank_method_exact"))]
     for key in r.notes or ():
-        parts.append(t("bank_note_" + key))
+        parts.append(t("bank_note_" + key.value))
     if cert:
         parts.append(t("bank_certificate", images=code(", ".join(map(str, cert.images))),
                        kb=cert.dim_ker_bank, kw=cert.dim_ker_word, w=cert.wavefronts))

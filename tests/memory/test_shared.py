@@ -178,3 +178,15 @@ def test_ldmatrix_reads_of_other_element_types(mma, vt, bits):
     assert r.value_bits == bits and r.instruction.lane_bytes == 16
     rows_per_128b = 128 // (k * bits // 8)            # rows sharing one 128-byte bank line
     assert r.ways == max(1, 8 // rows_per_128b)
+
+
+def test_a_note_prints_its_text_and_carries_its_key():
+    from symcute.atoms import copy_atom, make_tiled_copy_A, make_tiled_mma
+    from symcute.core import parse_layout
+    from symcute.memory import Note, NoteKey, bank_conflicts
+    tc = make_tiled_copy_A(copy_atom("SM90_U32x4_STSM_N", "half_t"),
+                           make_tiled_mma("SM80_16x8x16_F16F16F16F16_TN", (2, 2, 1)))
+    res = bank_conflicts(tc, parse_layout("Sw<3,3,3> o 0 o (32,64):(64,1)"))
+    assert [n.key for n in res.notes] == [NoteKey.STORE_STREAM, NoteKey.STORE_CONCURRENT]
+    assert all(isinstance(n, Note) and str(n) == n.text for n in res.notes)
+    assert str(res.notes[0]).startswith("store stream: every second 512-byte")

@@ -116,3 +116,17 @@ def test_the_reports_read_every_table_through_its_record(monkeypatch):
     read.clear()
     markdown(derive_swizzle(), "zh")
     assert set(read) == set(SWIZZLE.values())
+
+
+def test_the_notes_are_the_memory_models_keys():
+    from symcute.memory import NoteKey
+    d = derive_bank(copy_atom="SM90_U32x4_STSM_N", smem="Sw<3,3,3> o 0 o (32,64):(64,1)")
+    notes = _records(d, BANK)["bank_result"].notes
+    assert notes == (NoteKey.STORE_STREAM, NoteKey.STORE_CONCURRENT) and all(type(n) is NoteKey for n in notes)
+    assert _tables(d)["bank_result"]["notes"] == ["store_stream", "store_concurrent"]
+    assert _records(Derivation.from_json(d.to_json()), BANK)["bank_result"].notes == notes
+    # each key has its sentence in both languages
+    for key in NoteKey:
+        assert Text("en")("bank_note_" + key.value) and Text("zh")("bank_note_" + key.value)
+    with pytest.raises(ValueError):
+        rm.BankResult.from_details({**_tables(d)["bank_result"], "notes": ["store stream"]})
