@@ -6,6 +6,7 @@ from .. import symbolic as sym
 from ..core import int_tuple as it
 from ..errors import SymcuteError
 from ..trace.derivation import Derivation
+from ..recipes.records_expr import Binding, Bindings, ExprFormula
 from ..recipes.steps import add_formula, add_proof, add_table, cute, last_node
 from . import language
 
@@ -40,7 +41,7 @@ def derive_expr(text: str, lets: dict | None = None, names: dict | None = None) 
         tree = parse_names(tree) if isinstance(tree, str) else tree
         formulas[var] = sym.formula(env[var], tree)
     for var, val in env.items():
-        shown.append([var, str(val), _names_text(formulas[var]) if var in formulas else None])
+        shown.append(Binding(var, str(val), _names_text(formulas[var]) if var in formulas else None))
     d = Derivation(f"derive expr: {text}", recipe="expr", expression=text,
                    lets={k: str(v) for k, v in env.items()},
                    names={k: _names_text(f) for k, f in formulas.items()})
@@ -55,7 +56,7 @@ def derive_expr(text: str, lets: dict | None = None, names: dict | None = None) 
         if step.output is not None and "label" not in d.graph.nodes[step.output]:
             d.graph.nodes[step.output]["label"] = f"R{k}"
     known = {d.labelled(v): f for v, f in formulas.items()}
-    add_table(d, "bindings", rows=shown, result=describe_value(result))
+    add_table(d, "bindings", **Bindings(tuple(shown), describe_value(result)).to_details())
     for k, step in enumerate(steps, 1):
         _explain_step(d, step, k, known)
     return d
@@ -112,7 +113,7 @@ def _explain_step(d: Derivation, step, k: int, known: dict) -> None:
         if f is None or f.layout != out:
             f = sym.formula(out)
     known[step.output] = f
-    add_formula(d, out, f, d.graph.nodes[step.output]["label"], step=k, rule=step.rule)
+    add_formula(d, out, f, d.graph.nodes[step.output]["label"], **ExprFormula(k, step.rule).to_details())
     _step_check(d, step, k, args, f)
     _contract_check(d, step, k)
 

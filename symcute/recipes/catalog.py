@@ -8,6 +8,8 @@ from ..core import Layout, right_inverse
 from ..core import int_tuple as it
 from ..errors import LayoutError
 from ..trace.derivation import Derivation
+from .records import BroadcastAxis
+from .records_catalog import LEFT_REFUSED, Catalog, CatalogRow, InverseFacts
 from .steps import add_table
 
 def derive_catalog(filter: str | None = None, arch: str | None = None, progress=None) -> Derivation:
@@ -34,8 +36,8 @@ def derive_catalog(filter: str | None = None, arch: str | None = None, progress=
             for op in OPERANDS:
                 lay = getattr(atom, op.lower() + "_layout")
                 cells[op] = None if lay is None else _inverse_facts(lay)
-            rows.append({"atom": entry.name, "arch": entry.arch, "header": entry.header, "cells": cells})
-    add_table(d, "catalog", rows=rows, count=len(rows), version=CUTLASS_VERSION)
+            rows.append(CatalogRow(entry.name, entry.arch, entry.header, cells))
+    add_table(d, "catalog", **Catalog(tuple(rows), len(rows), CUTLASS_VERSION).to_details())
     return d
 
 
@@ -48,15 +50,14 @@ def _tv_names(layout: Layout):
     return (leaves(layout.shape[0], "t"), leaves(layout.shape[1], "v"))
 
 
-def _inverse_facts(L: Layout) -> dict:
+def _inverse_facts(L: Layout) -> InverseFacts:
     f = sym.formula(L, _tv_names(L))
     R = right_inverse(L)
     pr = sym.prove_right_inverse(f, R)
-    out = {"size": L.size(), "rsize": R.size(), "right": pr.verdict, "right_method": pr.method,
-           "broadcast": [[a.name, a.extent] for a in sym.broadcast_axes(f)]}
     try:
         pl = sym.prove_left_inverse(f)
-        out["left"], out["left_method"] = pl.verdict, pl.method
+        left, left_method = pl.verdict, pl.method
     except LayoutError as e:   # CuTe's left_inverse refuses it (divisibility)
-        out["left"], out["left_method"] = "error", str(e)
-    return out
+        left, left_method = LEFT_REFUSED, str(e)
+    return InverseFacts(L.size(), R.size(), pr.verdict, pr.method,
+                        tuple(BroadcastAxis(a.name, a.extent) for a in sym.broadcast_axes(f)), left, left_method)

@@ -24,8 +24,12 @@ import sympy
 
 from ..core import Layout, _, composition, slice_, zipped_divide
 from ..core.int_tuple import flatten_to_tuple
+from ..symbolic.vocabulary import Verdict
 from ..trace.derivation import Derivation
-from .records import GmemCheck, GmemChecks
+from .records_gmem import (
+    AddressAxis, CopyAxis, GmemCheck, GmemChecks, GmemConfiguration, GmemCopy, GmemFormula, GmemPartition,
+    GmemTiles, ThreadPartition,
+)
 from .steps import _atom_layout, add_table, cute
 
 CROSS_CHECKS = 6
@@ -49,9 +53,10 @@ def derive_gmem(mma="SM80_16x8x16_F16F16F16F16_TN", atom_layout=(2, 2, 1), tile=
     ps = P.params("M K", multiple_of=multiple_of)
     M, K = ps["M"], ps["K"]
     loose = P.params("M K")
-    add_table(d, "gmem_configuration", mma=atom.name, ptx=atom.ptx, header=atom.header, arch=atom.arch,
-              atom_layout=str(tiled.atom_layout_mnk), tile=[BM, BK], threads=tiled.size(),
-              mma_tile=[tiled.tile_size(k) for k in range(3)], conditions=ps.describe())
+    add_table(d, "gmem_configuration", **GmemConfiguration(
+        mma=atom.name, ptx=atom.ptx, header=atom.header, arch=atom.arch, atom_layout=str(tiled.atom_layout_mnk),
+        tile=(BM, BK), threads=tiled.size(), mma_tile=tuple(tiled.tile_size(k) for k in range(3)),
+        conditions=tuple(ps.describe())).to_details())
 
     # the global tensor and its CTA tiles
     mA = P.layout((M, K), (K, 1), ps)
@@ -61,11 +66,12 @@ def derive_gmem(mma="SM80_16x8x16_F16F16F16F16_TN", atom_layout=(2, 2, 1), tile=
     gA = T.local_tile(mA, (BM, BK), (bm, bk))
     full = loose.decide(sympy.And(sympy.Eq(sympy.Mod(loose.inner(loose["M"]), BM), 0),
                                   sympy.Eq(sympy.Mod(loose.inner(loose["K"]), BK), 0)))
-    add_table(d, "gmem_tiles", global_layout=str(mA), global_cute=mA.cute_str(), tiles=str(tiles),
-              tiles_loose=str(tiles_loose), tile_counts=[_show(ps, tiles.shape[1][0]), _show(ps, tiles.shape[1][1])],
-              tile_counts_loose=[_show(loose, tiles_loose.shape[1][0]), _show(loose, tiles_loose.shape[1][1])],
-              offset=_expr_text(gA.offset_expr()), tile_layout=str(gA.layout),
-              all_full_loose=full.verdict.value, all_full_witness=full.witness or {})
+    add_table(d, "gmem_tiles", **GmemTiles(
+        global_layout=str(mA), global_cute=mA.cute_str(), tiles=str(tiles), tiles_loose=str(tiles_loose),
+        tile_counts=(_show(ps, tiles.shape[1][0]), _show(ps, tiles.shape[1][1])),
+        tile_counts_loose=(_show(loose, tiles_loose.shape[1][0]), _show(loose, tiles_loose.shape[1][1])),
+        offset=_expr_text(gA.offset_expr()), tile_layout=str(gA.layout),
+        all_full_loose=full.verdict, all_full_witness=full.witness or {}).to_details())
 
     # thread partitioning: thrfrg_A, one thread's partition_A, and the (thread, value) layout
     thr = T.thrfrg(tiled, "A", gA)
@@ -73,8 +79,8 @@ def derive_gmem(mma="SM80_16x8x16_F16F16F16F16_TN", atom_layout=(2, 2, 1), tile=
     threads = []
     for t in _sample_threads(tiled.size()):
         part = T.partition(tiled, "A", gA, t)
-        threads.append([t, _expr_text(part.offset_expr()), str(part.layout)])
-    add_table(d, "gmem_partition", thrfrg=str(thr.layout), layout_tv=str(tv.layout), threads=threads)
+        threads.append(ThreadPartition(t, _expr_text(part.offset_expr()), str(part.layout)))
+    add_table(d, "gmem_partition", **GmemPartition(str(thr.layout), str(tv.layout), tuple(threads)).to_details())
 
     # the address formula over named sub-axes
     names = _names(tiled, tv.layout)
@@ -84,13 +90,15 @@ def derive_gmem(mma="SM80_16x8x16_F16F16F16F16_TN", atom_layout=(2, 2, 1), tile=
     for a, s in zip(f.axes, f.symbols()):
         coef = sympy.expand(ps.user(_e(a.coefficient)))
         m_part, k_part = coef.coeff(K, 1), coef.coeff(K, 0)
-        rows.append([a.name, _show(ps, a.extent), _expr_text(coef), _expr_text(m_part), _expr_text(k_part)])
+        rows.append(AddressAxis(a.name, _show(ps, a.extent), _expr_text(coef), _expr_text(m_part),
+                                _expr_text(k_part)))
         m_expr += m_part * s
         k_expr += k_part * s
     closed = (BM * bm + m_expr) * K + BK * bk + k_expr
     address_text = f"{_expr_text(gA.offset_expr())} + {f}"   # in sub-axis order, as the seed writes formulas
-    add_table(d, "gmem_formula", formula=str(f), domain=f.domain(), axes=rows, address=address_text,
-              closed=f"({BM}*bm + m)*K + {BK}*bk + k", m=_expr_text(m_expr), k=_expr_text(k_expr))
+    add_table(d, "gmem_formula", **GmemFormula(
+        formula=str(f), domain=f.domain(), axes=tuple(rows), address=address_text,
+        closed=f"({BM}*bm + m)*K + {BK}*bk + k", m=_expr_text(m_expr), k=_expr_text(k_expr)).to_details())
 
     # claims for every admissible (M, K)
     checks = []
@@ -116,7 +124,6 @@ def _copy_section(d, ps, loose, gA, bm, bk, BM, BK) -> None:
     from ..symbolic import parametric as P
     from ..symbolic.parametric import prover as R
     from ..symbolic.parametric import tensor as T
-    from ..symbolic.vocabulary import Verdict
     vec = 8
     threads_k = BK // vec
     if threads_k < 1 or BK % vec or 128 % threads_k:
@@ -128,7 +135,7 @@ def _copy_section(d, ps, loose, gA, bm, bk, BM, BK) -> None:
     frag = T.tidfrg(tc, "S", gA)
     part = T.partition_copy(tc, "S", gA, 0)
     f = R.formula(frag.layout, ["t0", "t1", "v0", "v1", "c0", "c1"][:len(_leaves_of(frag.layout))])
-    rows = [[a.name, _show(ps, a.extent), _expr_text(ps.user(_e(a.coefficient)))] for a in f.axes]
+    rows = tuple(CopyAxis(a.name, _show(ps, a.extent), _expr_text(ps.user(_e(a.coefficient)))) for a in f.axes)
     # contiguity: the 8 values of one copy are the axis of extent 8 with coefficient 1
     vec_axes = [a for a in f.axes if a.extent == vec and _e(a.coefficient) == 1]
     others = [a for a in f.axes if a not in vec_axes]
@@ -159,13 +166,14 @@ def _copy_section(d, ps, loose, gA, bm, bk, BM, BK) -> None:
     kf = R.formula(T.tidfrg(tc, "S", k8_layout).layout)
     kbad = any(not k8.decide(sympy.Eq(sympy.Mod(_e(a.coefficient), vec), 0)).proved
                for a in kf.axes if not (a.extent == vec and _e(a.coefficient) == 1))
-    add_table(d, "gmem_copy", atom=f"Copy_Atom<{COPY_ATOM[0]}, {COPY_ATOM[1]}>", thr_layout=str(thr_layout),
-              val_layout=str(val_layout), tidfrg=str(frag.layout), partition0=str(part.layout),
-              offset0=_expr_text(part.offset_expr()), formula=str(f), axes=rows, vector=vec,
-              contiguous=bool(vec_axes), aligned="proved" if bad is None and vec_axes else "unknown",
-              aligned_loose=("proved" if lbad is None else lbad.verdict.value),
-              aligned_loose_witness=(lbad.witness if lbad is not None and lbad.witness else {}),
-              aligned_k8="unknown" if kbad else "proved")
+    add_table(d, "gmem_copy", **GmemCopy(
+        atom=f"Copy_Atom<{COPY_ATOM[0]}, {COPY_ATOM[1]}>", thr_layout=str(thr_layout), val_layout=str(val_layout),
+        tidfrg=str(frag.layout), partition0=str(part.layout), offset0=_expr_text(part.offset_expr()),
+        formula=str(f), axes=rows, vector=vec, contiguous=bool(vec_axes),
+        aligned=Verdict.PROVED if bad is None and vec_axes else Verdict.UNKNOWN,
+        aligned_loose=Verdict.PROVED if lbad is None else lbad.verdict,
+        aligned_loose_witness=lbad.witness if lbad is not None and lbad.witness else {},
+        aligned_k8=Verdict.UNKNOWN if kbad else Verdict.PROVED).to_details())
 
 
 def _leaves_of(L):
@@ -246,7 +254,6 @@ def _static_tv_check(tiled, f, m_expr, k_expr, BM, BK) -> GmemCheck:
 
 def _alignment_check(ps, f) -> GmemCheck:
     """v0's two values are adjacent (coefficient 1) and every other coefficient is even: 4-byte aligned pairs."""
-    from ..symbolic.vocabulary import Verdict
     v0 = [a for a in f.axes if a.name == "v0"]
     ok = bool(v0) and _e(v0[0].coefficient) == 1
     witness = None

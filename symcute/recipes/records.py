@@ -4,6 +4,10 @@ A record is stored in a step's details as JSON-native data (``to_details``: the 
 untyped dicts had, so a derivation's JSON is unchanged) and read back with ``from_details``, which also
 takes the details of a derivation re-imported from JSON.  The derivation graph's node structure is
 ``symcute.trace``'s; these are the payloads of the recipes' own table and formula steps.
+
+This module holds the base (:class:`Record`, :func:`list_row`, :func:`typed`), the formula step every
+recipe writes and tv's records; each other recipe's records are a sibling module (``records_retile``,
+``records_gmem``, ``records_catalog``, ``records_expr``).
 """
 
 from __future__ import annotations
@@ -48,6 +52,10 @@ class Record:
 
 
 def _json(v):
+    if isinstance(v, Record):
+        return v.to_details()
+    if isinstance(v, dict):
+        return {k: _json(x) for k, x in v.items()}
     if isinstance(v, (list, tuple)):
         return [_json(x) for x in v]
     return v
@@ -68,7 +76,32 @@ def list_row(cls):
     return cls
 
 
-# --- every formula step ------------------------------------------------------------------------------
+def typed(**read):
+    """Class decorator, placed below ``@dataclass``: each named field goes through ``read[name]`` when the
+    record is made (None stays None).  A record a recipe builds and one read back from JSON then hold the
+    same types: enum members, row records (:func:`rows`), nested records (:func:`record`)."""
+    def decorate(cls):
+        def __post_init__(self):
+            for name, convert in read.items():
+                v = getattr(self, name)
+                if v is not None:
+                    object.__setattr__(self, name, convert(v))
+        cls.__post_init__ = __post_init__
+        return cls
+    return decorate
+
+
+def rows(cls):
+    """A ``typed`` reader: a sequence of ``cls`` rows (records or their JSON) as a tuple of ``cls``."""
+    return lambda v: tuple(r if isinstance(r, cls) else cls.from_details(r) for r in v)
+
+
+def record(cls):
+    """A ``typed`` reader: a nested ``cls`` record (or its JSON dict)."""
+    return lambda v: v if isinstance(v, cls) else cls.from_details(v)
+
+
+# --- every formula step, every worked example -------------------------------------------------------
 
 @list_row
 class AxisRow(NamedTuple):
@@ -89,142 +122,19 @@ class FormulaStep(Record):
     text_zeros: str    # the same with its stride-0 terms kept (0*wn)
 
 
-# --- retile-d (the seed) -----------------------------------------------------------------------------
-
 @dataclass(frozen=True)
-class StageRow(Record):
-    """One stage of the thread domain: thrfrg_X(ref) or the final TV layout."""
-    stage: str
-    layout: str
-    threads: int
-    values: int
-    tvs: int
-    distinct: int | None    # distinct tile elements the TVs reach (None: too many to count)
-
-
-@dataclass(frozen=True)
-class ThreadDomain(Record):
-    ROWS: ClassVar[dict] = {"rows": StageRow}
-    ref: str
-    ref_shape: tuple
-    rows: tuple             # (thrfrg, final)
-    broadcast_tile: str | None
-    thridx_2_thrid: str
-    thrfrg_thread_shape: str
-
-
-@dataclass(frozen=True)
-class SelectedTV(Record):
-    """A row of the seed's (m,k) -> q -> (t,v) -> tv table."""
-    coord: tuple
-    q: int
-    tv: int
-    tv_coord: tuple
-
-
-@dataclass(frozen=True)
-class SelectedTVs(Record):
-    ROWS: ClassVar[dict] = {"rows": SelectedTV}
-    rows: tuple
-    threads: int
-    ranges: tuple | None    # (v, lowest tv, highest tv) per value index, None when the image is not counted
-    top_axis: str
-    top_stride: int
-    top_coord: tuple
-
-
-@dataclass(frozen=True)
-class UpcastRow(Record):
-    """One sub-axis through ``upcast<n>``: ``per_group = ceil_div(n, |stride|)`` (None for stride 0),
-    ``new_shape = ceil_div(shape, per_group)``, ``new_stride = ceil_div(|stride|, n)``."""
-    axis: str
-    shape: int
-    stride: int
-    per_group: int | None
-    new_shape: int
-    new_stride: int
-
-
-@dataclass(frozen=True)
-class Upcast(Record):
-    """The extra details of an upcast formula step."""
-    ROWS: ClassVar[dict] = {"rows": UpcastRow}
-    n: int
-    product_each: tuple
-    rows: tuple
-    modes: tuple
-    steps: dict | None      # the symbolic upcast's per-mode table (Table.to_dict)
-
-
-@dataclass(frozen=True)
-class RetileConfig(Record):
-    """The TiledCopy of retile-d and the fragment it retiles: CuTe's member types, V, N = TiledNumThr*V."""
-    V: int
-    N: int
-    tiler: str
-    tile: tuple
-    elements: int
-    fragment: str
-    fragment_given: bool      # V came from --values, not from thread 0's fragment
-    copy_atom: str
-    value_type: str
-    ptx: str
-    copy_header: str
-    layout_tv: str
-    tiled_num_thr: int
-    tiled_num_val: int
-    atom_num_thr: int
-    atom_num_val: int
-    copy_arch: str | None = None
-    mma_arch: str | None = None
-    mma_threads: int | None = None
-
-
-@dataclass(frozen=True)
-class Retile(Record):
-    """``TiledCopy::retile``'s intermediate values (the seed's last section)."""
-    V: int
-    upcast_n: int
-    frg_layout_mn: str
-    product_each: tuple
-    frg_layout_v: str
-    tiler: tuple
-    t_tensor: str
-    v_tensor: str
-    result: str
-    grouping: str
-    atom_num_val: int
-    fragment: str
-
-
-# --- gmem ----------------------------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class GmemCheck(Record):
-    """One claim of the gmem recipe, decided for every admissible (M, K) (or by a cross-check of core).
-
-    ``verdict``: the prover's ("proved", "refuted", "unknown"), or a cross-check's "agrees" / "differs";
-    a refutation names its ``witness`` (parameter values), ``coordinate`` and the two ``values``.
-    """
-    claim: str
-    verdict: str
-    method: str
-    witness: dict | None = None
-    coordinate: str | None = None
-    values: tuple | None = None
-    reference: str | None = None     # static_tv: CuTe's static layout of the tile
-    instances: int | None = None     # cross_check: admissible (M, K) tried
-    points: int | None = None        # cross_check: (thread, value) points compared
-
-    @property
-    def failed(self) -> bool:
-        return self.verdict in ("refuted", "differs")
-
-
-@dataclass(frozen=True)
-class GmemChecks(Record):
-    ROWS: ClassVar[dict] = {"checks": GmemCheck}
-    checks: tuple
+class Evaluation(Record):
+    """A worked example (an ``evaluate`` step, ``add_evaluation``): ``label(at) = value``, with the input's
+    index and its nonzero digits by sub-axis name.  A composite example (retile-d's ``G∘F``) also names
+    the ``inner`` value and the broadcast ``axis`` it is about."""
+    label: str
+    kind: str          # what the example shows, for the report that picks it (broadcast, chosen, ...)
+    at: object         # the input: an index, or a coordinate (a tuple)
+    index: int
+    digits: dict
+    value: int
+    inner: int | None = None
+    axis: str | None = None
 
 
 # --- tv ------------------------------------------------------------------------------------------------

@@ -13,7 +13,11 @@ from .steps import (
     _names_tree, add_evaluation, add_formula, add_proof, add_table, coordinate_terms, cute,
     distinct_values, image, mode_terms,
 )
-from .records import Retile, RetileConfig, SelectedTV, SelectedTVs, StageRow, ThreadDomain, Upcast, UpcastRow
+from .records import Evaluation
+from .records_retile import (
+    Digit, Retile, RetileConfig, RetileInverse, RetileWithShape, RightInverseModes, SelectedTV, SelectedTVs,
+    StageRow, ThreadDomain, ThreadMode, TiledMMAConfiguration, TVTerms, Upcast, UpcastRow,
+)
 
 # The seed document's configuration (seeds/000_28a9c404e15f3261.txt); its aside
 # contrasts upcast<128*8> with upcast<128*4>.
@@ -128,19 +132,18 @@ def _configuration(d, tiled, op) -> None:
     for k, name in enumerate(ATOM_AXES):
         ext = vmnk[k + 1].size()
         stride = it.flatten_to_tuple(vmnk[k + 1].stride)[0] if ext > 1 else 0
-        modes.append([name, ext, stride])
-    add_table(d, "configuration", mma=atom.name, arch=atom.arch, header=atom.header, ptx=atom.ptx,
-              atom_shape=list(atom.shape_mnk), atom_layout=str(tiled.atom_layout_mnk),
-              atom_layout_shape=[vmnk[k].size() for k in (1, 2, 3)],
-              permutation=None if all(isinstance(x, Underscore) for x in tiled.permutation_mnk_)
-              else [tiled.tile_size(k) for k in range(3)],
-              tile=[tiled.tile_size(k) for k in range(3)], operand=op, operand_axes=list(axes),
-              operand_tile=[tiled.tile_size(i), tiled.tile_size(j)], atom_threads=atom.thr_id.size(),
-              threads=tiled.size(), thr_layout_vmnk=str(vmnk), thread_modes=modes,
-              # a broadcast only where the broadcast mode has threads: with atom layout (2,1,1) the
-              # wn mode of A has extent 1, and atile connects nothing
-              broadcast_mode=None if o.broadcast is None or vmnk[o.broadcast + 1].size() == 1
-              else ATOM_AXES[o.broadcast])
+        modes.append(ThreadMode(name, ext, stride))
+    tile = tuple(tiled.tile_size(k) for k in range(3))
+    add_table(d, "configuration", **TiledMMAConfiguration(
+        atom.name, atom.arch, atom.header, atom.ptx, tuple(atom.shape_mnk), str(tiled.atom_layout_mnk),
+        tuple(vmnk[k].size() for k in (1, 2, 3)),
+        None if all(isinstance(x, Underscore) for x in tiled.permutation_mnk_) else tile,
+        tile, op, tuple(axes), (tiled.tile_size(i), tiled.tile_size(j)), atom.thr_id.size(), tiled.size(),
+        str(vmnk), tuple(modes),
+        # a broadcast only where the broadcast mode has threads: with atom layout (2,1,1) the
+        # wn mode of A has extent 1, and atile connects nothing
+        None if o.broadcast is None or vmnk[o.broadcast + 1].size() == 1 else ATOM_AXES[o.broadcast],
+    ).to_details())
 
 
 def _thread_domain(d, tiled, op, F) -> None:
@@ -170,9 +173,10 @@ def _formula_F(d, tiled, op, F, Ff) -> None:
     bcast = [a.name for a in sym.broadcast_axes(Ff)]
     with d.paused():
         outer = _atom_layout_names(tiled)
-    add_formula(d, F, Ff, "F", thread_terms=mode_terms(Ff, 0, 1), value_terms=mode_terms(Ff, 1, T),
-                coordinates=coordinate_terms(Ff, tile, outer), tile=list(tile), axes_names=list(axes),
-                broadcast=bcast, threads=T, values=F.size() // T)
+    add_formula(d, F, Ff, "F", **TVTerms(
+        thread_terms=mode_terms(Ff, 0, 1), value_terms=mode_terms(Ff, 1, T),
+        coordinates=coordinate_terms(Ff, tile, outer), tile=tuple(tile), axes_names=tuple(axes),
+        broadcast=tuple(bcast), threads=T, values=F.size() // T).to_details())
     with d.paused():
         inj = sym.is_injective(Ff)
         sur = sym.is_surjective(Ff, tile[0] * tile[1])
@@ -190,21 +194,20 @@ def _right_inverse_steps(d, F, Ff, G, op):
     step = d.last("right_inverse")
     labels = list(Cf.leaf_labels)
     det = step.details
-    named = {"coalesced": str(det["coalesced"]), "modes": labels,
-             "weights": list(det["weights"]), "order": [labels[k] for k in det["order"]],
-             "chosen": [labels[k] for k in det["chosen"]], "skipped": [labels[k] for k in det["skipped"]],
-             "shapes": list(it.flatten_to_tuple(det["coalesced"].shape)) if isinstance(
-                 det["coalesced"].shape, tuple) else [det["coalesced"].shape],
-             "strides": list(it.flatten_to_tuple(det["coalesced"].stride)) if isinstance(
-                 det["coalesced"].stride, tuple) else [det["coalesced"].stride],
-             "strides_of_G": list(it.flatten_to_tuple(G.stride))}
+    coalesced = det["coalesced"]
+    named = RightInverseModes(
+        coalesced=str(coalesced), modes=tuple(labels), weights=tuple(det["weights"]),
+        order=tuple(labels[k] for k in det["order"]), chosen=tuple(labels[k] for k in det["chosen"]),
+        skipped=tuple(labels[k] for k in det["skipped"]), shapes=tuple(it.flatten_to_tuple(coalesced.shape)),
+        strides=tuple(it.flatten_to_tuple(coalesced.stride)), strides_of_G=tuple(it.flatten_to_tuple(G.stride)))
     # the digit of G with the largest coefficient: its TV weight is the product of the extents below it
     top = max(Gf.axes, key=lambda a: a.stride)
     fa = Ff.axis(top.name)
     below = [a.extent for a in Ff.axes if a.weight < fa.weight]
     T = F[0].size()
-    add_formula(d, G, Gf, "G", right_inverse=named, size=G.size(), top_axis=top.name, top_weight=top.stride,
-                top_factors=below, top_stride_in_F=fa.stride, threads=T)
+    add_formula(d, G, Gf, "G", **RetileInverse(
+        right_inverse=named, size=G.size(), top_axis=top.name, top_weight=top.stride, top_factors=tuple(below),
+        top_stride_in_F=fa.stride, threads=T).to_details())
     with d.paused():
         pr = sym.prove_right_inverse(Ff, Gf, labels=("F", "G"))
         pl = sym.prove_left_inverse(Ff, Gf, labels=("F", "G"))
@@ -220,8 +223,7 @@ def _right_inverse_steps(d, F, Ff, G, op):
         add_evaluation(d, G, Gf, "G", q, "chosen")
         add_evaluation(d, F, Ff, "F", G(q), "roundtrip")
         d.add_step("evaluate", {"layout": G}, G(F(twin)),
-                   {"label": "G∘F", "kind": "left", "at": twin, "index": twin, "digits": {},
-                    "value": G(F(twin)), "inner": F(twin), "axis": b.name})
+                   Evaluation("G∘F", "left", twin, twin, {}, G(F(twin)), inner=F(twin), axis=b.name).to_details())
         break
     else:
         add_evaluation(d, G, Gf, "G", q, "chosen")
@@ -233,12 +235,13 @@ def _with_shape_steps(d, G, Gf, H, tile, axes, T, N):
         Hf = sym.with_shape(Gf, tile, names=axes)
         if Hf.layout != H:
             raise AssertionError(f"symbolic with_shape {Hf.layout} differs from core {H}")
-        digits = [[a.name, a.extent, a.weight] for a in Hf.axes]
+        digits = tuple(Digit(a.name, a.extent, a.weight) for a in Hf.axes)
         per_mode = [mode_terms(Hf, k, 1 if k == 0 else tile[0]) for k in range(2)]
         top, terms = _largest_value(Hf)
         largest = H(top)
-    add_formula(d, H, Hf, "H", tile=list(tile), axes_names=list(axes), aliases=dict(Hf.aliases),
-                mode_terms=per_mode, largest=largest, largest_terms=terms, digits=digits, N=N)
+    add_formula(d, H, Hf, "H", **RetileWithShape(
+        tile=tuple(tile), axes_names=tuple(axes), aliases=dict(Hf.aliases), mode_terms=per_mode,
+        largest=largest, largest_terms=terms, digits=digits, N=N).to_details())
     with d.paused():
         p = sym.prove(Hf, Gf, labels=("H", "G"))
     add_proof(d, "prove_equal", p, {"lhs": H, "rhs": G}, ["H", "G"], "with_shape", H.size())

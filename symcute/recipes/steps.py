@@ -10,7 +10,7 @@ from .. import symbolic as sym
 from ..core import int_tuple as it
 from ..errors import SymcuteError
 from ..trace.derivation import Derivation
-from .records import AxisRow, FormulaStep
+from .records import AxisRow, Evaluation, FormulaStep
 
 ATOM_AXES = ("wm", "wn", "wk")
 ENUMERATE_LIMIT = 1 << 20   # distinct-value counts and per-value ranges enumerate up to this many inputs
@@ -180,6 +180,6 @@ def add_evaluation(d: Derivation, layout, f, label: str, x, kind: str) -> int:
     """Record ``label(x)`` with the digits of ``x`` (a worked example); returns the value."""
     w = sym.witness(f, x)
     d.add_step("evaluate", {"layout": layout}, w.value,
-               {"label": label, "kind": kind, "at": _jsonable(x), "index": w.index,
-                "digits": {k: v for k, v in w.digits.items() if v}, "value": w.value})
+               _jsonable(Evaluation(label, kind, x, w.index, {k: v for k, v in w.digits.items() if v},
+                                    w.value).to_details()))
     return w.value

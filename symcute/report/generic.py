@@ -11,6 +11,8 @@ from ..trace.rules import rule_for
 from .. import markup as md
 from .common import axes_table, check, checks_summary, cute, sources
 from ..markup import block, code
+from ..recipes.records import FormulaStep
+from ..recipes.records_expr import Bindings, ExprFormula
 
 _OWN = ("formula", "table", "evaluate")   # recipe steps shown next to the step they explain
 
@@ -22,16 +24,17 @@ def render(view, t) -> str:
     parts = [md.heading(1, title), t("expr_intro" if expr else "hand_intro")]
     if expr:
         parts.append(block(expr))
-    if view.has_table("bindings"):
-        b = view.table("bindings")
+    bindings = Bindings.from_details(view.table("bindings")) if view.has_table("bindings") else None
+    if bindings is not None:
         lines = []
-        for var, value, names in b["rows"]:
-            lines.append(f"{var} = {value}")
-            if names:
-                lines.append(f"names({var}) = {names}")
+        for b in bindings.rows:
+            lines.append(f"{b.var} = {b.value}")
+            if b.names:
+                lines.append(f"names({b.var}) = {b.names}")
         if lines:
             parts += [t("expr_bindings"), block("\n".join(lines))]
-    formulas = {s.details.get("step"): s for s in view.find("formula") if "step" in s.details}
+    # a formula step of derive expr explains a numbered step (one recorded by hand may explain none)
+    formulas = {ExprFormula.from_details(s.details).step: s for s in view.find("formula") if "step" in s.details}
     proofs = {}
     for s, p in view.proofs():
         proofs.setdefault(s.details.get("step"), []).append((s, p))
@@ -41,8 +44,8 @@ def render(view, t) -> str:
             continue
         k += 1
         parts += _step(view, t, step, k, formulas.get(k), proofs.get(k, []))
-    if view.has_table("bindings"):
-        parts += [t("expr_result"), block(view.table("bindings")["result"])]
+    if bindings is not None:
+        parts += [t("expr_result"), block(bindings.result)]
     summary = checks_summary(t, view)
     if summary:
         parts += [md.heading(2, t("sec_checks")), summary]
@@ -84,10 +87,10 @@ def _step(view, t, step, k, fstep, proofs) -> list:
     if step.output is not None:
         parts += [t("step_result"), block(view.d.text(step.output))]
     if fstep is not None:
-        f = fstep.details
-        parts += [t("step_formula"), block(f["text_zeros"])]
-        if f["axes"]:
-            parts.append(axes_table(t, f["axes"], t("row_stride"), t("row_weight")))
+        f = FormulaStep.from_details(fstep.details)
+        parts += [t("step_formula"), block(f.text_zeros)]
+        if f.axes:
+            parts.append(axes_table(t, f.axes, t("row_stride"), t("row_weight")))
     details = [(key, step.details[key]) for key in _detail_order(step.details) if step.details[key] is not None]
     if details:
         lines = []

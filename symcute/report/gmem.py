@@ -4,46 +4,47 @@ from __future__ import annotations
 
 from .. import markup as md
 from ..markup import Raw, block, code
-from ..recipes.records import GmemChecks
+from ..recipes.records_gmem import GmemChecks, GmemConfiguration, GmemCopy, GmemFormula, GmemPartition, GmemTiles
 
 
 def render(view, t) -> str:
-    conf = view.table("gmem_configuration")
-    tiles = view.table("gmem_tiles")
-    part = view.table("gmem_partition")
-    form = view.table("gmem_formula")
+    conf = GmemConfiguration.from_details(view.table("gmem_configuration"))
+    tiles = GmemTiles.from_details(view.table("gmem_tiles"))
+    part = GmemPartition.from_details(view.table("gmem_partition"))
+    form = GmemFormula.from_details(view.table("gmem_formula"))
     checks = GmemChecks.from_details(view.table("gmem_checks")).checks
-    BM, BK = conf["tile"]
-    parts = [md.heading(1, t("gmem_title", mma=code(conf["mma"]), layout=code(conf["atom_layout"]))),
+    BM, BK = conf.tile
+    parts = [md.heading(1, t("gmem_title", mma=code(conf.mma), layout=code(conf.atom_layout))),
              t("gmem_intro", bm=code(BM), bk=code(BK)),
              block(f"Tensor mA = make_tensor(ptr, make_shape(M, K), make_stride(K, Int<1>{{}}));\n"
                    f"Tensor gA = local_tile(mA, make_tile(Int<{BM}>{{}}, Int<{BK}>{{}}), make_coord(bm, bk));\n"
                    f"Tensor tA = mma.get_slice(t).partition_A(gA);", "cpp"),
-             t("gmem_config", mma=code(conf["mma"]), ptx=code(conf["ptx"]), header=code(conf["header"]),
-               threads=code(conf["threads"]), mma_tile=code(",".join(str(x) for x in conf["mma_tile"]))),
+             t("gmem_config", mma=code(conf.mma), ptx=code(conf.ptx), header=code(conf.header),
+               threads=code(conf.threads), mma_tile=code(",".join(str(x) for x in conf.mma_tile))),
              md.heading(2, t("gmem_sec_params")),
-             t("gmem_params", conditions=", ".join(code(c) for c in conf["conditions"])),
+             t("gmem_params", conditions=", ".join(code(c) for c in conf.conditions)),
              md.heading(2, t("gmem_sec_tiles")),
-             t("gmem_global", layout=code(tiles["global_layout"]), cute=code(tiles["global_cute"])),
-             block(f"zipped_divide(mA, ({BM},{BK})) = {tiles['tiles']}"),
-             t("gmem_tile_counts", m=code(tiles["tile_counts"][0]), k=code(tiles["tile_counts"][1])),
-             t("gmem_loose", layout=code(tiles["tiles_loose"]), m=code(tiles["tile_counts_loose"][0]),
-               k=code(tiles["tile_counts_loose"][1])),
-             t("gmem_partial_" + tiles["all_full_loose"], bm=code(BM), bk=code(BK),
-               witness=code(", ".join(f"{k}={v}" for k, v in tiles["all_full_witness"].items()))),
-             t("gmem_local_tile", offset=code(tiles["offset"]), layout=code(tiles["tile_layout"])),
+             t("gmem_global", layout=code(tiles.global_layout), cute=code(tiles.global_cute)),
+             block(f"zipped_divide(mA, ({BM},{BK})) = {tiles.tiles}"),
+             t("gmem_tile_counts", m=code(tiles.tile_counts[0]), k=code(tiles.tile_counts[1])),
+             t("gmem_loose", layout=code(tiles.tiles_loose), m=code(tiles.tile_counts_loose[0]),
+               k=code(tiles.tile_counts_loose[1])),
+             t("gmem_partial_" + tiles.all_full_loose.value, bm=code(BM), bk=code(BK),
+               witness=code(", ".join(f"{k}={v}" for k, v in tiles.all_full_witness.items()))),
+             t("gmem_local_tile", offset=code(tiles.offset), layout=code(tiles.tile_layout)),
              md.heading(2, t("gmem_sec_partition")),
-             t("gmem_thrfrg"), block(f"thrfrg_A(gA) = {part['thrfrg']}\nTV(t, v) = {part['layout_tv']}"),
+             t("gmem_thrfrg"), block(f"thrfrg_A(gA) = {part.thrfrg}\nTV(t, v) = {part.layout_tv}"),
              t("gmem_threads"),
              md.table([t("gmem_hdr_thread"), t("gmem_hdr_offset"), t("gmem_hdr_partition")],
-                      [[r[0], Raw(code(r[1], cell=True)), Raw(code(r[2], cell=True))] for r in part["threads"]]),
+                      [[r.thread, Raw(code(r.offset, cell=True)), Raw(code(r.layout, cell=True))]
+                       for r in part.threads]),
              md.heading(2, t("gmem_sec_formula")),
              t("gmem_formula_intro"),
-             block(f"addr(bm, bk, t, v) = {form['address']}\n"
-                   f"                   = {form['closed']}\n"
-                   f"m(t, v) = {form['m']}\nk(t, v) = {form['k']}"),
+             block(f"addr(bm, bk, t, v) = {form.address}\n"
+                   f"                   = {form.closed}\n"
+                   f"m(t, v) = {form.m}\nk(t, v) = {form.k}"),
              md.table([t("gmem_hdr_axis"), t("gmem_hdr_extent"), t("gmem_hdr_coefficient"), t("gmem_hdr_m"),
-                       t("gmem_hdr_k")], [[Raw(code(c, cell=True)) for c in row] for row in form["axes"]]),
+                       t("gmem_hdr_k")], [[Raw(code(c, cell=True)) for c in row] for row in form.axes]),
              md.heading(2, t("gmem_sec_checks")),
              t("gmem_checks_intro")]
     for c in checks:
@@ -59,16 +60,16 @@ def render(view, t) -> str:
         if c.claim == "static_tv":
             parts.append(block(f"CuTe, static {BM}x{BK} column-major tile: {c.reference}"))
     if view.has_table("gmem_copy"):
-        c = view.table("gmem_copy")
+        c = GmemCopy.from_details(view.table("gmem_copy"))
         parts += [md.heading(2, t("gmem_sec_copy")),
-                  t("gmem_copy_intro", atom=code(c["atom"]), thr=code(c["thr_layout"]), val=code(c["val_layout"])),
-                  block(f"tidfrg_S(gA) = {c['tidfrg']}\npartition_S(gA) of thread 0 = {c['offset0']} + "
-                        f"{c['partition0']}\nF = {c['formula']}"),
+                  t("gmem_copy_intro", atom=code(c.atom), thr=code(c.thr_layout), val=code(c.val_layout)),
+                  block(f"tidfrg_S(gA) = {c.tidfrg}\npartition_S(gA) of thread 0 = {c.offset0} + "
+                        f"{c.partition0}\nF = {c.formula}"),
                   md.table([t("gmem_hdr_axis"), t("gmem_hdr_extent"), t("gmem_hdr_coefficient")],
-                           [[Raw(code(x, cell=True)) for x in row] for row in c["axes"]]),
-                  t("gmem_copy_vector_" + c["aligned"], n=code(c["vector"]), bytes=code(2 * c["vector"])),
-                  t("gmem_copy_k8_" + c["aligned_k8"], n=code(c["vector"])),
-                  t("gmem_copy_loose_" + c["aligned_loose"], n=code(c["vector"]),
-                    witness=code(", ".join(f"{k}={v}" for k, v in c["aligned_loose_witness"].items())))]
+                           [[Raw(code(x, cell=True)) for x in row] for row in c.axes]),
+                  t("gmem_copy_vector_" + c.aligned.value, n=code(c.vector), bytes=code(2 * c.vector)),
+                  t("gmem_copy_k8_" + c.aligned_k8.value, n=code(c.vector)),
+                  t("gmem_copy_loose_" + c.aligned_loose.value, n=code(c.vector),
+                    witness=code(", ".join(f"{k}={v}" for k, v in c.aligned_loose_witness.items())))]
     parts.append(t("gmem_conclusion", bm=code(BM), bk=code(BK)))
     return md.join(parts)

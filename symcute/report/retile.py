@@ -10,7 +10,11 @@ from __future__ import annotations
 
 from .. import markup as md
 from ..atoms.operand import OPERANDS
-from ..recipes.records import Retile, RetileConfig, SelectedTVs, ThreadDomain, Upcast
+from ..recipes.records import FormulaStep
+from ..recipes.records_retile import (
+    Retile, RetileConfig, RetileInverse, RetileWithShape, SelectedTVs, ThreadDomain, TiledMMAConfiguration, TVTerms,
+    Upcast,
+)
 from .common import axes_table, check, checks_summary, cute, lin, product_text, sources, span
 from ..markup import Raw, block, code
 from .templates import snippets
@@ -27,31 +31,31 @@ def render(view, t) -> str:
 
 def _context(view) -> dict:
     """The facts most sections use, read once."""
-    conf = view.table("configuration")
+    conf = TiledMMAConfiguration.from_details(view.table("configuration"))
     rc = RetileConfig.from_details(view.table("retile_config"))
-    op = conf["operand"]
-    ax = conf["operand_axes"]
+    op = conf.operand
+    ax = conf.operand_axes
     return {"op": op, "conf": conf, "rc": rc, "ax": ax, "T": rc.tiled_num_thr, "V": rc.V, "N": rc.N,
-            "tile": rc.tile, "elements": rc.elements, "bmode": conf["broadcast_mode"],
+            "tile": rc.tile, "elements": rc.elements, "bmode": conf.broadcast_mode,
             "q_formula": f"{ax[0]}+{rc.tile[0]}*{ax[1]}", "tv_formula": f"t+{rc.tiled_num_thr}*v"}
 
 
 def _question(view, t, ctx) -> list:
-    G = view.formula_step("G").details
-    U = view.formula_step("frg_layout_mn").details
-    each = cute(U["product_each"])
+    G = RetileInverse.from_details(view.formula_step("G").details)
+    U = Upcast.from_details(view.formula_step("frg_layout_mn").details)
+    each = cute(U.product_each)
     fields = dict(op=ctx["op"], rows=ctx["tile"][0], cols=ctx["tile"][1], elements=code(ctx["elements"]),
-                  T=ctx["T"], V=ctx["V"], N=code(ctx["N"]), stride=code(G["top_weight"]), each=code(each),
+                  T=ctx["T"], V=ctx["V"], N=code(ctx["N"]), stride=code(G.top_weight), each=code(each),
                   upcast=code(f"upcast<{ctx['N']}>"))
-    title = t("retile_title", op=md.esc(ctx["op"]), mma=code(ctx["conf"]["mma"]),
-              layout=code(cute(ctx["conf"]["atom_layout_shape"])))
+    title = t("retile_title", op=md.esc(ctx["op"]), mma=code(ctx["conf"].mma),
+              layout=code(cute(ctx["conf"].atom_layout_shape)))
     # each question only where its premise holds: "only E elements" when E < N, the stride when it reaches the tile
     questions = [t("retile_setup_fewer" if ctx["elements"] < ctx["N"] else "retile_setup", **fields),
                  t("retile_q_upcast", **fields)]
     # the stride as CuTe prints G (a coalesced G may fold the formula's top digit into a longer mode)
-    if G["top_weight"] >= ctx["elements"] and G["top_weight"] in G["right_inverse"]["strides_of_G"]:
+    if G.top_weight >= ctx["elements"] and G.top_weight in G.right_inverse.strides_of_G:
         questions.append(t("retile_q_stride", **fields))
-    questions.append(t("retile_q_each_ones" if all(x == 1 for x in U["product_each"]) else "retile_q_each", **fields))
+    questions.append(t("retile_q_each_ones" if all(x == 1 for x in U.product_each) else "retile_q_each", **fields))
     sep = "" if t("retile_q_upcast", **fields).endswith("？") else " "
     parts = [md.heading(1, title), t("retile_intro"), block(snippets.RETILE_LINE.format(), "cpp"), sep.join(questions)]
     if ctx["bmode"]:
@@ -68,25 +72,25 @@ def _tile_name(op: str) -> str:
 
 def _configuration(view, t, ctx) -> list:
     conf, op, ax = ctx["conf"], ctx["op"], ctx["ax"]
-    shape = ",".join(f"_{s}" for s in conf["atom_layout_shape"])
-    atom, lay, tile = conf["atom_shape"], conf["atom_layout_shape"], conf["tile"]
-    perm = conf.get("permutation")
+    shape = ",".join(f"_{s}" for s in conf.atom_layout_shape)
+    atom, lay, tile = conf.atom_shape, conf.atom_layout_shape, conf.tile
+    perm = conf.permutation
     if perm:  # the permutation sets the tile (CuTe: tile_size<I> is size of the permutation's mode I)
         mnk = f"(M,N,K) = Tile<{','.join(f'_{x}' for x in perm)}> = {cute(tile)}"
     else:
         mnk = "(M,N,K) = (" + ", ".join(f"{a}*{b}" for a, b in zip(atom, lay)) + f") = {cute(tile)}"
     parts = [md.heading(2, t("sec_configuration")),
-             t("config_intro", mma=code(conf["mma"]), ptx=code(conf["ptx"]), header=code(conf["header"]),
+             t("config_intro", mma=code(conf.mma), ptx=code(conf.ptx), header=code(conf.header),
                layout=code(cute(lay))),
-             block(snippets.MAKE_TILED_MMA.format(mma=conf["mma"], shape=shape) if not perm else
-                   snippets.MAKE_TILED_MMA_PERM.format(mma=conf["mma"], shape=shape,
+             block(snippets.MAKE_TILED_MMA.format(mma=conf.mma, shape=shape) if not perm else
+                   snippets.MAKE_TILED_MMA_PERM.format(mma=conf.mma, shape=shape,
                                                        tile=",".join(f"_{x}" for x in perm)), "cpp"),
              t("config_tile"), block(mnk),
              t("config_operand", op=op, a=code(ax[0].upper()), b=code(ax[1].upper()),
                rows=ctx["tile"][0], cols=ctx["tile"][1], V=code(ctx["V"]),
                vt=code(ctx["rc"].value_type))]
-    rows = [[Raw(code("lane", cell=True)), Raw(t("sym_lane")), span(conf["atom_threads"])]]
-    modes = [m for m in conf["thread_modes"] if m[1] > 1]
+    rows = [[Raw(code("lane", cell=True)), Raw(t("sym_lane")), span(conf.atom_threads)]]
+    modes = [m for m in conf.thread_modes if m.extent > 1]
     for name, ext, _ in modes:
         rows.append([Raw(code(name, cell=True)), Raw(t("sym_" + name)), Raw(t("values_list", values=t("list_sep").join(
             str(i) for i in range(ext)))) if ext <= 4 else span(ext)])
@@ -119,10 +123,10 @@ def _tiled_copy(view, t, ctx) -> list:
     parts.append(t("tiled_copy_atom", atom=code(f"Copy_Atom<{rc.copy_atom}, {rc.value_type}>"),
                    ptx=code(rc.ptx), thr=code(rc.atom_num_thr), val=code(rc.atom_num_val)))
     # CuTe checks neither the architecture nor the thread counts of the pair: say what it accepted
-    copy_arch, mma_arch = _sm(rc.copy_arch), _sm(ctx["conf"].get("arch"))
+    copy_arch, mma_arch = _sm(rc.copy_arch), _sm(ctx["conf"].arch)
     if copy_arch is not None and mma_arch is not None and copy_arch > mma_arch:
         parts.append(t("tiled_copy_arch", copy=code(rc.copy_atom), copy_arch=rc.copy_arch,
-                       mma=code(ctx["conf"]["mma"]), mma_arch=ctx["conf"]["arch"]))
+                       mma=code(ctx["conf"].mma), mma_arch=ctx["conf"].arch))
     if rc.mma_threads is not None and rc.mma_threads % rc.atom_num_thr:
         parts.append(t("tiled_copy_threads", threads=code(rc.mma_threads), thr=code(rc.atom_num_thr)))
     return parts
@@ -142,9 +146,9 @@ def _thread_domain(view, t, ctx) -> list:
     ref_name = f"ref_{op}"
     ax = ctx["ax"]
     rows_, cols_ = td.ref_shape
-    atom_thr = conf["atom_threads"]
+    atom_thr = conf.atom_threads
     i, j = OPERANDS[op].modes
-    sizes = [m[1] for m in conf["thread_modes"]]
+    sizes = [m.extent for m in conf.thread_modes]
     thr_factors = [atom_thr, sizes[i], sizes[j]]
     fin_factors = [atom_thr] + sizes
     distinct = lambda r: r.distinct if r.distinct is not None else "?"
@@ -194,40 +198,38 @@ def _thread_domain(view, t, ctx) -> list:
 
 
 def _formula_F(view, t, ctx) -> list:
-    step = view.formula_step("F")
-    f = step.details
+    details = view.formula_step("F").details
+    f, terms = FormulaStep.from_details(details), TVTerms.from_details(details)
     ax = ctx["ax"]
     parts = [md.heading(2, t("sec_formula_F", fn=code(f"get_layout{ctx['op']}_TV"))), t("formula_digits")]
-    t_terms = [(c, n) for c, n, _ in f["thread_terms"]]
-    v_terms = [(c, n) for c, n, _ in f["value_terms"]]
+    t_terms = [(c, n) for c, n, _ in terms.thread_terms]
+    v_terms = [(c, n) for c, n, _ in terms.value_terms]
     lines = [f"t = {lin(t_terms)}", f"v = {lin(v_terms)}", "",
-             ", ".join(f"{n}=0…{e - 1}" for _, n, e in f["thread_terms"] + f["value_terms"])]
+             ", ".join(f"{n}=0…{e - 1}" for _, n, e in terms.thread_terms + terms.value_terms)]
     parts.append(block("\n".join(lines)))
-    if f.get("coordinates"):
-        cm, ck = f["coordinates"]
+    if terms.coordinates:
+        cm, ck = terms.coordinates
         parts.append(t("formula_coords", a=code(ax[0]), b=code(ax[1])))
         parts.append(block(f"{ax[0]} = {lin([(c, n) for c, n, _ in cm])}\n{ax[1]} = {lin([(c, n) for c, n, _ in ck])}"))
     parts.append(t("formula_q", q=code(f"q={ctx['q_formula']}")))
     # F in CuTe notation: what print(mma.get_layout{op}_TV()) shows, next to its formula
-    parts.append(block(f"F = {view.text('F')}\n\nF(t,v) = q\n       = {f['text_zeros']}"))
+    parts.append(block(f"F = {view.text('F')}\n\nF(t,v) = q\n       = {f.text_zeros}"))
     parts.append(t("formula_table"))
-    parts.append(axes_table(t, f["axes"], t("row_q_stride"), t("row_tv_weight")))
-    weights = [(r[3], r[0]) for r in f["axes"]]
+    parts.append(axes_table(t, f.axes, t("row_q_stride"), t("row_tv_weight")))
+    weights = [(r.weight, r.name) for r in f.axes]
     parts.append(t("formula_weights"))
     parts.append(block(f"tv = {ctx['tv_formula']}\n   = {lin(weights)}"))
-    extents = {r[0]: r[1] for r in f["axes"]}
-    for b in f["broadcast"]:
+    extents = {r.name: r.extent for r in f.axes}
+    for b in terms.broadcast:
         parts.append(t("formula_broadcast", axis=code(b), extent=code(extents[b])))
     ev = view.evaluations("broadcast")
     if len(ev) == 2:
         a, b = ev
-        crd = _tile_coord(a.details["value"], ctx["tile"])
+        crd = _tile_coord(a.value, ctx["tile"])
         parts.append(t("formula_example", op=ctx["op"], elem=code(f"{ctx['op']}{cute(crd)}")))
-        parts.append(block("\n".join(f"F(t={e.details['at'][0]}, v={e.details['at'][1]}) = {e.details['value']}"
-                                     for e in ev)))
+        parts.append(block("\n".join(f"F(t={e.at[0]}, v={e.at[1]}) = {e.value}" for e in ev)))
         parts.append(t("formula_example_tv"))
-        parts.append(block("\n".join(f"{e.details['at'][0]}+{ctx['T']}*{e.details['at'][1]} = {e.details['index']}"
-                                     for e in ev)))
+        parts.append(block("\n".join(f"{e.at[0]}+{ctx['T']}*{e.at[1]} = {e.index}" for e in ev)))
     for s, p in view.proofs():
         if s.details["claim"] in ("injective", "surjective"):
             parts.append(check(t, s, p))
@@ -239,48 +241,48 @@ def _tile_coord(q: int, tile) -> list:
 
 
 def _right_inverse(view, t, ctx) -> list:
-    step = view.formula_step("G")
-    g = step.details
-    ri = g["right_inverse"]
+    details = view.formula_step("G").details
+    gf, g = FormulaStep.from_details(details), RetileInverse.from_details(details)
+    ri = g.right_inverse
     op = ctx["op"]
     parts = [md.heading(2, t("sec_right_inverse" if ctx["bmode"] else "sec_right_inverse_plain")), t("ri_let"), block(snippets.TV_INVERSE.format(op=op), "cpp"),
              t("ri_contract"), block("F(G(q)) = q"), t("ri_not_left", tv=code("G(F(tv))=tv"))]
     F = view.formula_step("F").details
     parts.append(t("ri_prefix"))
-    parts.append(axes_table(t, F["axes"], t("row_q_stride"), t("row_tv_weight")))
-    parts.append(t("ri_coalesced", layout=code(ri["coalesced"])))
+    parts.append(axes_table(t, FormulaStep.from_details(F).axes, t("row_q_stride"), t("row_tv_weight")))
+    parts.append(t("ri_coalesced", layout=code(ri.coalesced)))
     order = [f"{name}({stride})" for name, stride in
-             sorted(zip(ri["modes"], ri["strides"]), key=lambda x: ri["order"].index(x[0]))]
-    parts.append(t("ri_order", order=code(" < ".join(order)), chosen=code(", ".join(ri["chosen"])),
-                   skipped=code(", ".join(ri["skipped"])) if ri["skipped"] else t("none")))
-    skipped_bcast = [s for s in ri["skipped"] if s in F["broadcast"]]
+             sorted(zip(ri.modes, ri.strides), key=lambda x: ri.order.index(x[0]))]
+    parts.append(t("ri_order", order=code(" < ".join(order)), chosen=code(", ".join(ri.chosen)),
+                   skipped=code(", ".join(ri.skipped)) if ri.skipped else t("none")))
+    skipped_bcast = [s for s in ri.skipped if s in TVTerms.from_details(F).broadcast]
     if skipped_bcast:
         parts.append(t("ri_skip_broadcast", axis=code(", ".join(skipped_bcast))))
     if skipped_bcast:
-        parts.append(t("ri_weight_kept", axis=code(g["top_axis"])))
+        parts.append(t("ri_weight_kept", axis=code(g.top_axis)))
     else:
-        parts.append(t("ri_weight_plain", axis=code(g["top_axis"])))
-    parts.append(block(f"{g['top_axis']} = {product_text(g['top_factors'])} = {g['top_weight']}"))
+        parts.append(t("ri_weight_plain", axis=code(g.top_axis)))
+    parts.append(block(f"{g.top_axis} = {product_text(g.top_factors)} = {g.top_weight}"))
     chosen = view.evaluations("chosen")
     round_ = view.evaluations("roundtrip")
     left = view.evaluations("left")
     if chosen:
-        c = chosen[0].details
+        c = chosen[0]
         parts.append(t("ri_so"))
-        lines = [f"G({c['at']}) = {c['value']}"]
+        lines = [f"G({c.at}) = {c.value}"]
         if round_ and left:
-            r, l_ = round_[0].details, left[0].details
-            lines += ["", f"F({r['at']})    = {r['value']}", f"G(F({l_['at']})) = {l_['value']}"]
+            r, l_ = round_[0], left[0]
+            lines += ["", f"F({r.at})    = {r.value}", f"G(F({l_.at})) = {l_.value}"]
             parts.append(block("\n".join(lines)))
-            parts.append(t("ri_left_fails", value=code(l_["value"]), at=code(l_["at"])))
+            parts.append(t("ri_left_fails", value=code(l_.value), at=code(l_.at)))
         else:
             parts.append(block("\n".join(lines)))
     parts.append(t("ri_result"))
-    parts.append(block(f"G = {view.text('G')}\nsize(G) = {g['size']}"))
-    parts.append(t("ri_size", size=code(g["size"]), tvs=span(ctx["T"] * ctx["V"])))
+    parts.append(block(f"G = {view.text('G')}\nsize(G) = {g.size}"))
+    parts.append(t("ri_size", size=code(g.size), tvs=span(ctx["T"] * ctx["V"])))
     parts.append(t("ri_formula"))
-    parts.append(block(f"G(q) = {g['text']}"))
-    parts.append(axes_table(t, g["axes"], t("row_tv_stride"), t("row_q_weight")))
+    parts.append(block(f"G(q) = {gf.text}"))
+    parts.append(axes_table(t, gf.axes, t("row_tv_stride"), t("row_q_weight")))
     parts.append(t("ri_formula_note"))
     for s, p in view.proofs():
         if s.details["claim"] in ("right_inverse", "left_inverse"):
@@ -289,7 +291,8 @@ def _right_inverse(view, t, ctx) -> list:
 
 
 def _with_shape(view, t, ctx) -> list:
-    h = view.formula_step("H").details
+    details = view.formula_step("H").details
+    hf, h = FormulaStep.from_details(details), RetileWithShape.from_details(details)
     ax = ctx["ax"]
     tile = ctx["tile"]
     shape_cpp = ", ".join(f"_{x}{{}}" for x in tile)
@@ -299,24 +302,23 @@ def _with_shape(view, t, ctx) -> list:
              block(f"H({ax[0]},{ax[1]}) = G({ax[0]}+{tile[0]}*{ax[1]})"),
              t("ws_layout"), block(f"H = {view.text('H')}")]
     mode_lines = []
-    for k, terms in enumerate(h["mode_terms"]):
+    for k, terms in enumerate(h.mode_terms):
         exts = cute([e for _, _, e in terms])
         mode_lines.append(f"{ax[k]} = {lin([(c, n) for c, n, _ in terms])}".ljust(28) + f"shape={exts}")
     parts += [t("ws_split"), block("\n".join(mode_lines))]
-    al = h["aliases"]
+    al = h.aliases
     corr = []
-    for k, terms in enumerate(h["mode_terms"]):
+    for k, terms in enumerate(h.mode_terms):
         names = [n for _, n, _ in terms]
         corr.append(f"({','.join(names)}) = ({','.join(al.get(n, n) for n in names)})")
     parts += [t("ws_correspondence"), block("\n".join(corr)), t("ws_output"),
-              block(f"H({ax[0]},{ax[1]}) = {h['text']}")]
+              block(f"H({ax[0]},{ax[1]}) = {hf.text}")]
     sel = SelectedTVs.from_details(view.table("selected_tvs"))
     top = sel.top_axis
-    F = view.formula_step("F").details
-    fax = {r[0]: r for r in F["axes"]}
+    fax = {r.name: r for r in FormulaStep.from_details(view.formula_step("F").details).axes}
     alias = al.get(top)
     if alias in fax:
-        v_weight = fax[alias][3] // ctx["T"] if fax[alias][3] >= ctx["T"] else None
+        v_weight = fax[alias].weight // ctx["T"] if fax[alias].weight >= ctx["T"] else None
         parts.append(t("ws_stride_meaning" if v_weight else "ws_stride_meaning_thread",
                        stride=code(sel.top_stride), axis=code(top), b=code(ax[1].upper() if
                                                                               sel.top_coord[0] == 0 else ax[0].upper()),
@@ -326,8 +328,8 @@ def _with_shape(view, t, ctx) -> list:
     for r in sel.rows:
         rows.append([cute(r.coord), r.q, cute(r.tv_coord), r.tv])
     parts.append(md.table([t("hdr_matrix_coord"), "q", t("hdr_selected_tv"), t("hdr_h_output")], rows))
-    if sel.ranges is not None and h["largest"] >= ctx["elements"]:
-        parts.append(t("ws_not_packed", n=code(view.formula_step("G").details["size"]),
+    if sel.ranges is not None and h.largest >= ctx["elements"]:
+        parts.append(t("ws_not_packed", n=code(RetileInverse.from_details(view.formula_step("G").details).size),
                        top=code(span(ctx["elements"]))))
         lines = []
         for v, lo, hi in sel.ranges:
@@ -342,7 +344,7 @@ def _with_shape(view, t, ctx) -> list:
 
 def _upcast(view, t, ctx) -> list:
     u = Upcast.from_details(view.formula_step("frg_layout_mn").details)
-    h = view.formula_step("H").details
+    h = RetileWithShape.from_details(view.formula_step("H").details)
     N, T, V = ctx["N"], ctx["T"], ctx["V"]
     head = t("sec_upcast", n=code(N), elements=code(ctx["elements"])) if N != ctx["elements"] else \
         t("sec_upcast_same", n=code(N))
@@ -379,10 +381,10 @@ def _upcast(view, t, ctx) -> list:
         parts.append(t("up_strides", N=code(N), ceil=code(f"ceil_div(old_stride,{N})")))
     parts.append(block(f"frg_layout_mn\n  = {view.text('frg_layout_mn')}\n\n"
                        f"product_each(shape(frg_layout_mn)) = {cute(u.product_each)}"))
-    terms = " + ".join(f"{e}*{s}" for e, s in h["largest_terms"])
+    terms = " + ".join(f"{r.top}*{r.stride}" for r in h.largest_terms)
     parts.append(t("up_largest"))
-    parts.append(block(f"{terms} = {h['largest']}"))
-    if h["largest"] < N:
+    parts.append(block(f"{terms} = {h.largest}"))
+    if h.largest < N:
         parts.append(t("up_in_first", N=code(N)))
     else:
         parts.append(t("up_beyond_first", N=code(N)))
@@ -432,7 +434,7 @@ def _retile(view, t, ctx) -> list:
 
 def _summary(view, t, ctx) -> list:
     conf = ctx["conf"]
-    extra = [((conf["header"], conf["mma"]), t("src_atom_layout", op=ctx["op"])),
+    extra = [((conf.header, conf.mma), t("src_atom_layout", op=ctx["op"])),
              ((ctx["rc"].copy_header, ctx["rc"].copy_atom), t("src_copy_atom"))]
     return [md.heading(2, t("sec_checks")), t("checks_intro"), checks_summary(t, view),
             md.heading(2, t("sec_sources")), sources(t, view, extra)]

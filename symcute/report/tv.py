@@ -65,8 +65,8 @@ def _operand(view, t, op, conf) -> list:
     ex = view.evaluations(f"example_{op}")
     if len(ex) == 2:
         a, b = ex
-        parts += [t("tv_example"), block(f"G_{op}({a.details['at']}) = {a.details['value']}\n"
-                                         f"F_{op}{cute(b.details['at'])} = {b.details['value']}")]
+        parts += [t("tv_example"), block(f"G_{op}({a.at}) = {a.value}\n"
+                                         f"F_{op}{cute(b.at)} = {b.value}")]
     for s, p in view.proofs():
         if s.details.get("operand") == op:
             parts.append(check(t, s, p, certificate=s.details["claim"] == "right_inverse"))

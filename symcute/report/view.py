@@ -82,4 +82,7 @@ class View:
         return out
 
     def evaluations(self, kind: str | None = None) -> list:
-        return [s for s in self.find("evaluate") if kind is None or s.details.get("kind") == kind]
+        """The worked examples (``Evaluation`` records) of ``kind`` (every kind when None), in order."""
+        from ..recipes.records import Evaluation
+        return [Evaluation.from_details(s.details) for s in self.find("evaluate", **({} if kind is None else
+                                                                                       {"kind": kind}))]

@@ -4,7 +4,7 @@ import pytest
 
 from symcute.errors import SymcuteError
 from symcute.recipes import SEED, derive_retile
-from symcute.recipes.records import Retile, SelectedTVs, ThreadDomain, Upcast, UpcastRow
+from symcute.recipes.records_retile import Retile, SelectedTVs, ThreadDomain, Upcast, UpcastRow
 from symcute.trace import Derivation
 
 
@@ -39,7 +39,7 @@ def test_a_record_missing_a_field_is_a_clear_error():
 
 def test_the_gmem_checks_are_records_and_read_back_the_same():
     from symcute.recipes import derive_gmem
-    from symcute.recipes.records import GmemChecks
+    from symcute.recipes.records_gmem import GmemChecks
     d = derive_gmem()
     details = next(s.details for s in d.steps() if s.rule == "table" and s.details["kind"] == "gmem_checks")
     checks = GmemChecks.from_details(details).checks
@@ -70,3 +70,133 @@ def test_the_tv_records_read_back_the_same():
     assert isinstance(F.axes[0], AxisRow) and F.axes[0].name == F.axes[0][0] == "t0"
     assert g.size == 512 and "wn" in g.skipped
     assert records(Derivation.from_json(d.to_json())) == (conf, F, f, g)
+
+
+# --- every table and formula step the recipes write is covered by its records ------------------------------
+
+def _table(d, kind):
+    return next(s.details for s in d.steps() if s.rule == "table" and s.details["kind"] == kind)
+
+
+def _formula(d, label):
+    return next(s.details for s in d.steps() if s.rule == "formula" and s.details["label"] == label)
+
+
+def _covered(details, *records, beside=("kind",)):
+    """Every key of a step's details is a field of one of ``records`` (no raw key left beside them)."""
+    from dataclasses import fields
+    known = {f.name for r in records for f in fields(r)} | set(beside)
+    return set(details) - known
+
+
+def test_the_retile_configuration_and_formula_extras_are_records():
+    from symcute.recipes.records import FormulaStep
+    from symcute.recipes.records_retile import (
+        Digit, RetileInverse, RetileWithShape, RightInverseModes, Term, ThreadMode, TiledMMAConfiguration, TVTerms,
+    )
+    d = derive_retile(**SEED)
+
+    def records(der):
+        return (TiledMMAConfiguration.from_details(_table(der, "configuration")),
+                TVTerms.from_details(_formula(der, "F")), RetileInverse.from_details(_formula(der, "G")),
+                RetileWithShape.from_details(_formula(der, "H")))
+    conf, F, G, H = records(d)
+    assert conf.thread_modes == (ThreadMode("wm", 2, 32), ThreadMode("wn", 2, 64), ThreadMode("wk", 1, 0))
+    assert conf.broadcast_mode == "wn" and conf.permutation is None and conf.tile == (32, 16, 16)
+    assert F.thread_terms[0] == Term(1, "t0", 4) and F.thread_terms[0].coefficient == 1
+    assert isinstance(F.coordinates[0][0], Term) and F.broadcast == ("wn",)
+    assert isinstance(G.right_inverse, RightInverseModes) and G.right_inverse.skipped == ("wn",)
+    assert (G.top_axis, G.top_weight, G.size) == ("v2", 512, 512)
+    assert H.digits[-1] == Digit("k2", 2, 256) and H.largest == 959 and H.mode_terms[1][2].name == "k2"
+    assert records(Derivation.from_json(d.to_json())) == (conf, F, G, H)
+    # no key of these steps is left outside the records
+    assert not _covered(_table(d, "configuration"), TiledMMAConfiguration)
+    for label, extra in (("F", TVTerms), ("G", RetileInverse), ("H", RetileWithShape)):
+        assert not _covered(_formula(d, label), FormulaStep, extra, beside=()), label
+
+
+def test_a_permuted_tiled_mma_records_its_permutation():
+    from symcute.recipes.records_retile import TiledMMAConfiguration
+    d = derive_retile(operand="B", copy_atom="SM75_U32x4_LDSM_N", permutation=(32, 32, 16))
+    conf = TiledMMAConfiguration.from_details(_table(d, "configuration"))
+    assert conf.permutation == (32, 32, 16) == conf.tile and conf.operand_axes == ("n", "k")
+
+
+def test_the_worked_examples_are_records():
+    from symcute.recipes.records import Evaluation
+    d = derive_retile(**SEED)
+    ev = [Evaluation.from_details(s.details) for s in d.steps() if s.rule == "evaluate"]
+    assert [(e.kind, e.at, e.value) for e in ev] == [("broadcast", (0, 4), 256), ("broadcast", (64, 4), 256),
+                                                     ("chosen", 256, 512), ("roundtrip", 512, 256),
+                                                     ("left", 576, 512)]
+    assert ev[-1].inner == 256 and ev[-1].axis == "wn" and ev[0].inner is None
+    assert "inner" not in ev[0].to_details()   # optional fields stay out of the JSON while None
+
+
+def test_the_gmem_tables_are_records():
+    from symcute.recipes import derive_gmem
+    from symcute.recipes.records_gmem import (
+        AddressAxis, GmemConfiguration, GmemCopy, GmemFormula, GmemPartition, GmemTiles, ThreadPartition,
+    )
+    from symcute.symbolic.vocabulary import Verdict
+    kinds = {"gmem_configuration": GmemConfiguration, "gmem_tiles": GmemTiles, "gmem_partition": GmemPartition,
+             "gmem_formula": GmemFormula, "gmem_copy": GmemCopy}
+    d = derive_gmem()
+
+    def records(der):
+        return {k: rec.from_details(_table(der, k)) for k, rec in kinds.items()}
+    r = records(d)
+    assert r["gmem_configuration"].tile == (128, 32) and r["gmem_configuration"].mma_tile == (32, 16, 16)
+    tiles = r["gmem_tiles"]
+    assert tiles.all_full_loose is Verdict.REFUTED and tiles.tile_counts == ("M/128", "K/32")
+    assert r["gmem_partition"].threads[0] == ThreadPartition(0, "32*bk+128*bm*K", r["gmem_partition"].threads[0].layout)
+    assert r["gmem_formula"].axes[1] == AddressAxis("t1", "8", "K", "1", "0")
+    copy = r["gmem_copy"]
+    assert (copy.aligned, copy.aligned_k8, copy.aligned_loose) == (Verdict.PROVED, Verdict.PROVED, Verdict.REFUTED)
+    back = records(Derivation.from_json(d.to_json()))
+    assert back == r and back["gmem_copy"].aligned is Verdict.PROVED   # the member again, not its text
+    for k, rec in kinds.items():
+        assert not _covered(_table(d, k), rec), k
+
+
+def test_the_catalog_is_records():
+    from symcute.recipes import derive_catalog
+    from symcute.recipes.records import BroadcastAxis
+    from symcute.recipes.records_catalog import Catalog, InverseFacts
+    from symcute.symbolic.vocabulary import Method, Verdict
+    d = derive_catalog(filter="SM90_64x8x16_F16F16F16_SS")
+    cat = Catalog.from_details(_table(d, "catalog"))
+    (row,) = cat.rows
+    A = row.cells["A"]
+    assert cat.count == 1 and row.arch == "sm90" and isinstance(A, InverseFacts)
+    assert A.right is Verdict.PROVED and A.right_method is Method.REFINEMENT and not A.left_refused
+    # GMMA's A: every one of the 128 threads holds the whole tile (t0 broadcast), so left_inverse fails
+    assert (A.size, A.rsize) == (131072, 1024) and A.broadcast == (BroadcastAxis("t0", 128),)
+    assert A.left is Verdict.REFUTED and row.cells["C"].broadcast == ()
+    assert Catalog.from_details(_table(Derivation.from_json(d.to_json()), "catalog")) == cat
+    assert not _covered(_table(d, "catalog"), Catalog)
+    with pytest.raises(ValueError):
+        InverseFacts(1, 1, "maybe", "refinement", (), "proved", "refinement")   # not a verdict
+
+
+def test_the_expr_bindings_are_records():
+    from symcute.expr import derive_expr
+    from symcute.recipes.records import FormulaStep
+    from symcute.recipes.records_expr import Binding, Bindings, ExprFormula
+    d = derive_expr("right_inverse(L)", lets={"L": "(4,2):(2,1)"}, names={"L": "(a,b)"})
+    b = Bindings.from_details(_table(d, "bindings"))
+    assert b.rows == (Binding("L", "(4,2):(2,1)", "(a,b)"),) and b.result == "(2,4):(4,1)"
+    assert b.rows[0].names == "(a,b)"
+    assert Bindings.from_details(_table(Derivation.from_json(d.to_json()), "bindings")) == b
+    f = next(s.details for s in d.steps() if s.rule == "formula")
+    assert ExprFormula.from_details(f) == ExprFormula(1, "right_inverse")
+    assert not _covered(f, FormulaStep, ExprFormula, beside=())
+    assert not _covered(_table(d, "bindings"), Bindings)
+
+
+def test_a_nested_record_missing_a_field_is_a_clear_error():
+    from symcute.recipes.records_retile import RetileInverse
+    details = _formula(derive_retile(**SEED), "G")
+    broken = {**details, "right_inverse": {k: v for k, v in details["right_inverse"].items() if k != "chosen"}}
+    with pytest.raises(SymcuteError, match="RightInverseModes record has no 'chosen'"):
+        RetileInverse.from_details(broken)

@@ -1,0 +1,141 @@
+"""The records of the gmem recipe (``recipes.gmem``): a parametric (M, K) tensor through local_tile and
+partition_A, then a TiledCopy's partition_S.
+
+Each record is one table of the derivation (``add_table(d, kind, **rec.to_details())``), read back by
+``report/gmem.py`` with ``Rec.from_details``; the base and the JSON rules are :mod:`symcute.recipes.records`.
+Parametric values (layouts, offsets, coefficients in M and K) are kept as the text the parametric printer
+gives; verdicts of the parametric decisions are :class:`~symcute.symbolic.vocabulary.Verdict` members.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar, NamedTuple
+
+from ..symbolic.vocabulary import Verdict
+from .records import Record, list_row, rows, typed
+
+
+@dataclass(frozen=True)
+class GmemConfiguration(Record):
+    """The TiledMMA, the CTA tile (BM, BK) and the conditions on the parameters M and K."""
+    mma: str
+    ptx: str
+    header: str
+    arch: str | None
+    atom_layout: str
+    tile: tuple                 # (BM, BK)
+    threads: int
+    mma_tile: tuple             # the TiledMMA's tile_size<0..2>
+    conditions: tuple           # one text per parameter (M >= 128, M % 128 == 0)
+
+
+@dataclass(frozen=True)
+@typed(all_full_loose=Verdict)
+class GmemTiles(Record):
+    """``zipped_divide(mA, (BM, BK))`` with the divisibility conditions and without, and gA's offset."""
+    global_layout: str
+    global_cute: str            # the same as CuTe prints it (static strides _1)
+    tiles: str
+    tiles_loose: str            # for M, K only positive integers
+    tile_counts: tuple          # the two tile counts (M/BM, K/BK)
+    tile_counts_loose: tuple
+    offset: str                 # gA's offset in bm, bk
+    tile_layout: str
+    all_full_loose: Verdict     # every tile full, for M, K only positive integers
+    all_full_witness: dict      # parameter values where a tile is partial (empty unless refuted)
+
+
+@list_row
+class ThreadPartition(NamedTuple):
+    """One thread's ``partition_A(gA)``: its offset and layout."""
+    thread: int
+    offset: str
+    layout: str
+
+
+@dataclass(frozen=True)
+@typed(threads=rows(ThreadPartition))
+class GmemPartition(Record):
+    thrfrg: str
+    layout_tv: str
+    threads: tuple              # ThreadPartition rows of a few sample threads
+
+
+@list_row
+class AddressAxis(NamedTuple):
+    """A sub-axis of the address formula: its coefficient, split into the m and k parts (m*K + k)."""
+    name: str
+    extent: str
+    coefficient: str
+    m: str
+    k: str
+
+
+@dataclass(frozen=True)
+@typed(axes=rows(AddressAxis))
+class GmemFormula(Record):
+    """The (thread, value) -> address formula over named sub-axes, and its closed form."""
+    formula: str
+    domain: str
+    axes: tuple
+    address: str                # gA's offset + the formula
+    closed: str                 # (BM*bm + m)*K + BK*bk + k
+    m: str                      # m(t, v)
+    k: str                      # k(t, v)
+
+
+@list_row
+class CopyAxis(NamedTuple):
+    """A sub-axis of the copy's formula."""
+    name: str
+    extent: str
+    coefficient: str
+
+
+@dataclass(frozen=True)
+@typed(axes=rows(CopyAxis), aligned=Verdict, aligned_loose=Verdict, aligned_k8=Verdict)
+class GmemCopy(Record):
+    """The CTA tile through a TiledCopy's partition_S, and whether each copy's vector is aligned."""
+    atom: str
+    thr_layout: str
+    val_layout: str
+    tidfrg: str
+    partition0: str             # thread 0's partition_S
+    offset0: str
+    formula: str
+    axes: tuple
+    vector: int                 # elements per copy
+    contiguous: bool            # the vector is one sub-axis of coefficient 1
+    aligned: Verdict            # under the divisibility conditions
+    aligned_loose: Verdict      # for K only a positive integer
+    aligned_loose_witness: dict
+    aligned_k8: Verdict         # for K only a multiple of the vector
+
+
+@dataclass(frozen=True)
+class GmemCheck(Record):
+    """One claim of the gmem recipe, decided for every admissible (M, K) (or by a cross-check of core).
+
+    ``verdict``: the prover's ("proved", "refuted", "unknown"), or a cross-check's "agrees" / "differs";
+    a refutation names its ``witness`` (parameter values), ``coordinate`` and the two ``values``.
+    """
+    claim: str
+    verdict: str
+    method: str
+    witness: dict | None = None
+    coordinate: str | None = None
+    values: tuple | None = None
+    reference: str | None = None     # static_tv: CuTe's static layout of the tile
+    instances: int | None = None     # cross_check: admissible (M, K) tried
+    points: int | None = None        # cross_check: (thread, value) points compared
+
+    @property
+    def failed(self) -> bool:
+        return self.verdict in ("refuted", "differs")
+
+
+@dataclass(frozen=True)
+class GmemChecks(Record):
+    ROWS: ClassVar[dict] = {"checks": GmemCheck}
+    checks: tuple
