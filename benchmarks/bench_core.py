@@ -338,6 +338,9 @@ def print_tables(rows, seed, hook, peers, nvlabs_source, md=True):
                     line += _peer_cells(c, md)
                 print("| " + " | ".join(line) + " |")
             print()
+        print("Where a row shows two symcute figures, the peers kept different inputs: the first figure is "
+              "on the inputs kept against NVlabs pycute, the second on those kept against the wheel's pycute.")
+        print()
         print("| traced op, no derivation active | traced (µs/call) | undecorated (µs/call) | overhead |")
         print("|---|---:|---:|---:|")
         for name, t, b in hook:
