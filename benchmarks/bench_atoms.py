@@ -3,9 +3,10 @@
 For each catalogued MMA atom (warp-level and every GMMA family member, base and
 extended shapes) and each atom layout 1x1x1, 2x2x1, 2x1x1, 1x2x1, 4x1x1, 2x4x1,
 build ``make_tiled_mma`` and compute ``get_layoutA_TV``, ``get_layoutB_TV`` and
-``get_layoutC_TV`` (fresh objects each run; best of N runs).  pycute has no
-atoms, so the peer is real CuTe: compiling and running the equivalent C++
-program through the oracle (no result memo) for a sample of configurations.
+``get_layoutC_TV`` (fresh objects each run; best of N runs).  Neither pycute
+(the wheel's nor NVlabs/CuTe's) has MMA atoms, so the peer is real CuTe:
+compiling and running the equivalent C++ program through the oracle (no
+result memo) for a sample of configurations.
 
     python benchmarks/bench_atoms.py [--repeat 3] [--cute-sample 24] [--markdown]
 """
