@@ -5,14 +5,16 @@ untyped dicts had, so a derivation's JSON is unchanged) and read back with ``fro
 takes the details of a derivation re-imported from JSON.  The derivation graph's node structure is
 ``symcute.trace``'s; these are the payloads of the recipes' own table and formula steps.
 
-This module holds the base (:class:`Record`, :func:`list_row`, :func:`typed`), the formula step every
-recipe writes and tv's records; each other recipe's records are a sibling module (``records_retile``,
-``records_gmem``, ``records_catalog``, ``records_expr``).
+This module holds the base (:class:`Record`, :class:`TableRecord`, :func:`list_row`, :func:`typed`), the
+formula step and worked example every recipe writes, and tv's records; each other recipe's records are a
+sibling module (``records_retile``, ``records_gmem``, ``records_catalog``, ``records_expr``,
+``records_memory``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
+from enum import Enum
 from typing import ClassVar, NamedTuple
 
 from ..errors import SymcuteError
@@ -51,7 +53,23 @@ class Record:
         return cls(**kw)
 
 
+class TableRecord(Record):
+    """A record that is the whole of one table step: its details hold its fields and the step's ``kind``,
+    and ``from_details`` refuses a key it does not know (as well as a missing field)."""
+
+    @classmethod
+    def from_details(cls, details: dict):
+        known = {f.name for f in fields(cls)} | {"kind"}
+        extra = sorted(set(details) - known)
+        if extra:
+            raise SymcuteError(f"report: the {cls.__name__} record has no field {extra[0]!r} (a malformed derivation)")
+        return super().from_details(details)
+
+
 def _json(v):
+    """JSON-native details: nested records as their details, rows as lists, an enum member as its value."""
+    if isinstance(v, Enum):
+        return v.value
     if isinstance(v, Record):
         return v.to_details()
     if isinstance(v, dict):
@@ -140,7 +158,7 @@ class Evaluation(Record):
 # --- tv ------------------------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
-class TVConfiguration(Record):
+class TVConfiguration(TableRecord):
     """The atom (an MMA, or a TMEM copy for ``derive_tv_copy``) and its tile."""
     mma: str                          # the atom's name (a copy atom's for derive_tv_copy)
     ptx: str

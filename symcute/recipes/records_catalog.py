@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from ..atoms.operand import OPERANDS
 from ..symbolic.vocabulary import Method, Verdict
-from .records import BroadcastAxis, Record, record, rows, typed
+from .records import BroadcastAxis, Record, TableRecord, record, rows, typed
 
 LEFT_REFUSED = "error"   # ``left``: CuTe's left_inverse refused the layout (its message is ``left_method``)
 
@@ -61,7 +61,7 @@ class CatalogRow(Record):
 
 @dataclass(frozen=True)
 @typed(rows=rows(CatalogRow))
-class Catalog(Record):
+class Catalog(TableRecord):
     rows: tuple
     count: int
     version: str                     # the CUTLASS version the catalog follows

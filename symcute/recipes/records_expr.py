@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from .records import Record, list_row, rows, typed
+from .records import Record, TableRecord, list_row, rows, typed
 
 
 @list_row
@@ -23,7 +23,7 @@ class Binding(NamedTuple):
 
 @dataclass(frozen=True)
 @typed(rows=rows(Binding))
-class Bindings(Record):
+class Bindings(TableRecord):
     rows: tuple
     result: str                      # the expression's value as CuTe prints it
 

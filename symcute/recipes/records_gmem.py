@@ -13,11 +13,11 @@ from dataclasses import dataclass
 from typing import ClassVar, NamedTuple
 
 from ..symbolic.vocabulary import Verdict
-from .records import Record, list_row, rows, typed
+from .records import Record, TableRecord, list_row, rows, typed
 
 
 @dataclass(frozen=True)
-class GmemConfiguration(Record):
+class GmemConfiguration(TableRecord):
     """The TiledMMA, the CTA tile (BM, BK) and the conditions on the parameters M and K."""
     mma: str
     ptx: str
@@ -32,7 +32,7 @@ class GmemConfiguration(Record):
 
 @dataclass(frozen=True)
 @typed(all_full_loose=Verdict)
-class GmemTiles(Record):
+class GmemTiles(TableRecord):
     """``zipped_divide(mA, (BM, BK))`` with the divisibility conditions and without, and gA's offset."""
     global_layout: str
     global_cute: str            # the same as CuTe prints it (static strides _1)
@@ -56,7 +56,7 @@ class ThreadPartition(NamedTuple):
 
 @dataclass(frozen=True)
 @typed(threads=rows(ThreadPartition))
-class GmemPartition(Record):
+class GmemPartition(TableRecord):
     thrfrg: str
     layout_tv: str
     threads: tuple              # ThreadPartition rows of a few sample threads
@@ -74,7 +74,7 @@ class AddressAxis(NamedTuple):
 
 @dataclass(frozen=True)
 @typed(axes=rows(AddressAxis))
-class GmemFormula(Record):
+class GmemFormula(TableRecord):
     """The (thread, value) -> address formula over named sub-axes, and its closed form."""
     formula: str
     domain: str
@@ -95,7 +95,7 @@ class CopyAxis(NamedTuple):
 
 @dataclass(frozen=True)
 @typed(axes=rows(CopyAxis), aligned=Verdict, aligned_loose=Verdict, aligned_k8=Verdict)
-class GmemCopy(Record):
+class GmemCopy(TableRecord):
     """The CTA tile through a TiledCopy's partition_S, and whether each copy's vector is aligned."""
     atom: str
     thr_layout: str
@@ -136,6 +136,6 @@ class GmemCheck(Record):
 
 
 @dataclass(frozen=True)
-class GmemChecks(Record):
+class GmemChecks(TableRecord):
     ROWS: ClassVar[dict] = {"checks": GmemCheck}
     checks: tuple

@@ -10,39 +10,11 @@ does not know, as well as details missing a field.  The numbers come from :mod:`
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from enum import Enum
 from typing import ClassVar, NamedTuple
 
-from ..errors import SymcuteError
-from .records import AxisRow, Record, list_row
-
-
-class TableRecord(Record):
-    """A record that is the whole of one table step: its details hold its fields and the step's ``kind``.
-
-    Its details are JSON-native: an enum member is recorded as its value."""
-
-    def to_details(self) -> dict:
-        return _plain(super().to_details())
-
-    @classmethod
-    def from_details(cls, details: dict):
-        known = {f.name for f in fields(cls)} | {"kind"}
-        extra = sorted(set(details) - known)
-        if extra:
-            raise SymcuteError(f"report: the {cls.__name__} record has no field {extra[0]!r} (a malformed derivation)")
-        return super().from_details(details)
-
-
-def _plain(v):
-    if isinstance(v, Enum):
-        return v.value
-    if isinstance(v, dict):
-        return {k: _plain(x) for k, x in v.items()}
-    if isinstance(v, list):
-        return [_plain(x) for x in v]
-    return v
+from .records import AxisRow, Record, TableRecord, list_row
 
 
 class SwizzleUnit(str, Enum):

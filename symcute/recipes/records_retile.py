@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar, NamedTuple
 
-from .records import Record, list_row, record, rows, typed
+from .records import Record, TableRecord, list_row, record, rows, typed
 
 
 # --- the TiledMMA ("configuration") --------------------------------------------------------------------
@@ -25,7 +25,7 @@ class ThreadMode(NamedTuple):
 
 @dataclass(frozen=True)
 @typed(thread_modes=rows(ThreadMode))
-class TiledMMAConfiguration(Record):
+class TiledMMAConfiguration(TableRecord):
     """``make_tiled_mma(mma, atom_layout[, permutation])`` and the operand the recipe follows."""
     mma: str
     arch: str | None
@@ -145,7 +145,7 @@ class StageRow(Record):
 
 
 @dataclass(frozen=True)
-class ThreadDomain(Record):
+class ThreadDomain(TableRecord):
     ROWS: ClassVar[dict] = {"rows": StageRow}
     ref: str
     ref_shape: tuple
@@ -165,7 +165,7 @@ class SelectedTV(Record):
 
 
 @dataclass(frozen=True)
-class SelectedTVs(Record):
+class SelectedTVs(TableRecord):
     ROWS: ClassVar[dict] = {"rows": SelectedTV}
     rows: tuple
     threads: int
@@ -199,7 +199,7 @@ class Upcast(Record):
 
 
 @dataclass(frozen=True)
-class RetileConfig(Record):
+class RetileConfig(TableRecord):
     """The TiledCopy of retile-d and the fragment it retiles: CuTe's member types, V, N = TiledNumThr*V."""
     V: int
     N: int
@@ -223,7 +223,7 @@ class RetileConfig(Record):
 
 
 @dataclass(frozen=True)
-class Retile(Record):
+class Retile(TableRecord):
     """``TiledCopy::retile``'s intermediate values (the seed's last section)."""
     V: int
     upcast_n: int

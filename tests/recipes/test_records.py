@@ -200,3 +200,12 @@ def test_a_nested_record_missing_a_field_is_a_clear_error():
     broken = {**details, "right_inverse": {k: v for k, v in details["right_inverse"].items() if k != "chosen"}}
     with pytest.raises(SymcuteError, match="RightInverseModes record has no 'chosen'"):
         RetileInverse.from_details(broken)
+
+
+def test_a_table_record_refuses_a_key_it_does_not_know():
+    from symcute.recipes import derive_gmem
+    from symcute.recipes.records_gmem import GmemConfiguration
+    details = _table(derive_gmem(), "gmem_configuration")
+    assert GmemConfiguration.from_details(details).threads == 128
+    with pytest.raises(SymcuteError, match="GmemConfiguration record has no field 'warps'"):
+        GmemConfiguration.from_details({**details, "warps": 4})

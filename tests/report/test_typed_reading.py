@@ -12,7 +12,7 @@ import dataclasses
 import pytest
 
 from symcute.expr import derive_expr
-from symcute.recipes import SEED, derive_catalog, derive_gmem, derive_retile, derive_tv
+from symcute.recipes import SEED, derive_bank, derive_catalog, derive_gmem, derive_retile, derive_swizzle, derive_tv
 from symcute.recipes import records
 from symcute.report import markdown
 from symcute.report.view import View
@@ -21,12 +21,12 @@ SEALED_RULES = ("table", "formula", "evaluate")
 
 
 class Sealed(dict):
-    """Details a renderer may only open through a record (membership tests are allowed)."""
+    """Details a renderer may only open through a record (their keys may be listed, not their values read)."""
 
     def _refuse(self, *args, **kwargs):
         raise AssertionError("a renderer read a recipe step's details as a raw dict")
 
-    __getitem__ = get = items = keys = values = __iter__ = _refuse
+    __getitem__ = get = items = values = pop = setdefault = copy = _refuse
 
 
 def _opened(details):
@@ -51,6 +51,8 @@ def test_sealed_details_refuse_raw_reading():
         s["mma"]
     with pytest.raises(AssertionError, match="raw dict"):
         s.get("mma")
+    with pytest.raises(AssertionError, match="raw dict"):
+        dict(s.items())
 
 
 CASES = {
@@ -59,6 +61,8 @@ CASES = {
     "retile_C": lambda: derive_retile(operand="C", copy_atom="UniversalCopy<uint32_t>"),
     "gmem": derive_gmem,
     "tv": lambda: derive_tv("SM80_16x8x16_F16F16F16F16_TN", (2, 2, 1), ("A", "B")),
+    "bank": lambda: derive_bank(smem="Sw<3,3,3> o 0 o (32,64):(64,1)"),
+    "swizzle": lambda: derive_swizzle("Sw<3,4,3> o 0 o (8,64):(64,1)", names=("r", "c")),
     "catalog": lambda: derive_catalog(filter="SM90_64x8x16_F16F16F16_SS"),
     "expr": lambda: derive_expr("right_inverse(L)", lets={"L": "(4,2):(2,1)"}, names={"L": "(a,b)"}),
 }
