@@ -10,6 +10,7 @@ gives; verdicts of the parametric decisions are :class:`~symcute.symbolic.vocabu
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import Enum
 from typing import ClassVar, NamedTuple
 
 from ..symbolic.vocabulary import Verdict
@@ -113,15 +114,31 @@ class GmemCopy(TableRecord):
     aligned_k8: Verdict         # for K only a multiple of the vector
 
 
+class Agreement(str, Enum):
+    """A cross-check's answer: the parametric result and core's agree at every point tried, or differ."""
+    AGREES = "agrees"
+    DIFFERS = "differs"
+
+    def __str__(self) -> str:
+        return str.__str__(self)
+
+    __format__ = str.__format__
+
+
+def _check_verdict(v):
+    return Agreement(v) if v in Agreement._value2member_map_ else Verdict(v)
+
+
 @dataclass(frozen=True)
+@typed(verdict=_check_verdict)
 class GmemCheck(Record):
     """One claim of the gmem recipe, decided for every admissible (M, K) (or by a cross-check of core).
 
-    ``verdict``: the prover's ("proved", "refuted", "unknown"), or a cross-check's "agrees" / "differs";
-    a refutation names its ``witness`` (parameter values), ``coordinate`` and the two ``values``.
+    ``verdict``: the prover's :class:`Verdict`, or a cross-check's :class:`Agreement`; a refutation names
+    its ``witness`` (parameter values), ``coordinate`` and the two ``values``.
     """
     claim: str
-    verdict: str
+    verdict: Verdict | Agreement
     method: str
     witness: dict | None = None
     coordinate: str | None = None
@@ -132,7 +149,7 @@ class GmemCheck(Record):
 
     @property
     def failed(self) -> bool:
-        return self.verdict in ("refuted", "differs")
+        return self.verdict in (Verdict.REFUTED, Agreement.DIFFERS)
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from .. import markup as md
 from ..markup import Raw, block, code
-from ..recipes.records_gmem import GmemChecks, GmemConfiguration, GmemCopy, GmemFormula, GmemPartition, GmemTiles
+from ..recipes.records_gmem import (
+    Agreement, GmemChecks, GmemConfiguration, GmemCopy, GmemFormula, GmemPartition, GmemTiles,
+)
 
 
 def render(view, t) -> str:
@@ -48,9 +50,9 @@ def render(view, t) -> str:
              md.heading(2, t("gmem_sec_checks")),
              t("gmem_checks_intro")]
     for c in checks:
-        verdict = str(c.verdict)
+        verdict = c.verdict.value
         line = t("gmem_check", claim=t("gmem_claim_" + c.claim, bm=code(BM), bk=code(BK)),
-                 verdict=t("verdict_" + verdict) if t.has("verdict_" + verdict) else t("gmem_verdict_" + verdict),
+                 verdict=t(("gmem_verdict_" if isinstance(c.verdict, Agreement) else "verdict_") + verdict),
                  method=md.esc(str(c.method)))
         if c.failed:
             w = ", ".join(f"{k}={v}" for k, v in (c.witness or {}).items())
