@@ -10,6 +10,7 @@ offset into N: stride-1 modes grow N times, other strides scale by N.
 from __future__ import annotations
 
 from math import gcd
+from typing import NamedTuple
 
 from ..errors import LayoutError
 from . import int_tuple as it
@@ -33,6 +34,31 @@ def check_n(n, op: str):
         raise LayoutError(f"{op} requires a positive integer N, got {n!r}")
 
 
+class UpcastMode(NamedTuple):
+    """One flat mode through ``upcast<N>``: what CuTe computes for it (a derivation records one per mode)."""
+    shape: int
+    stride: int
+    per_group: int | None     # ceil_div(N, |stride|): positions per group of N; None for stride 0 and run-time
+    new_shape: int            # ceil_div(shape, per_group)
+    new_stride: int           # sign(stride) * ceil_div(|stride|, N)
+
+
+def upcast_mode(s: int, d: int, n: int) -> UpcastMode:
+    """CuTe's ``upcast<N>`` arithmetic on one mode ``s:d`` with a static stride (stride 0 stays).
+
+    @pre d is a Python int (the Divisibility condition is the caller's: :func:`upcast` checks it)
+    """
+    if d == 0:
+        return UpcastMode(s, d, None, s, d)
+    per_group = it.ceil_div(n, abs(d))
+    return UpcastMode(s, d, per_group, it.ceil_div(s, per_group), it.signum(d) * it.ceil_div(abs(d), n))
+
+
+def upcast_modes(layout: Layout, n: int) -> tuple:
+    """The :class:`UpcastMode` of every flat mode of ``upcast<N>(layout)``, in flat order (the same checks)."""
+    return tuple(_upcast(layout, n)[2])
+
+
 @operation("upcast")
 def upcast(layout: Layout, n: int) -> Layout:
     """CuTe's ``upcast<N>(layout)``.
@@ -41,6 +67,13 @@ def upcast(layout: Layout, n: int) -> Layout:
     @result per mode: (ceil_div(s, ceil_div(N, |d|)) : sign(d) * ceil_div(|d|, N)); stride-0 modes unchanged;
             a run-time stride d gives (s : d / N), unchecked, as in CuTe
     """
+    shape, stride, steps = _upcast(layout, n)
+    if recording() is not None:  # building the details costs; only when a derivation asks
+        note(n=n, modes=steps)
+    return Layout._make(shape, stride)
+
+
+def _upcast(layout: Layout, n: int):
     check_n(n, "upcast")
     if not isinstance(layout, Layout):
         raise LayoutError(f"upcast<{n}>: {layout!r} is not a layout")
@@ -57,25 +90,18 @@ def upcast(layout: Layout, n: int) -> Layout:
             # CuTe: "Assume dynamic strides are larger than N and divisible" (its assert is commented
             # out): the extent stays, the stride is safe_div(stride, N), C++'s truncating division
             new_d = it.cdiv(d, n)
-            steps.append((s, d, None, s, new_d))
+            steps.append(UpcastMode(s, d, None, s, new_d))
             return s, new_d
-        if d == 0:
-            steps.append((s, d, None, s, d))
-            return s, d
-        if it.cmod(d, n) != 0 and it.cmod(n, d) != 0:
+        if d != 0 and it.cmod(d, n) != 0 and it.cmod(n, d) != 0:
             raise LayoutError(
                 f"upcast<{n}>({layout}): Divisibility condition violated: "
                 f"stride {d} and N = {n} do not divide one another")
-        per_group = it.ceil_div(n, abs(d))
-        new_s = it.ceil_div(s, per_group)
-        new_d = it.signum(d) * it.ceil_div(abs(d), n)
-        steps.append((s, d, per_group, new_s, new_d))
-        return new_s, new_d
+        mode = upcast_mode(s, d, n)
+        steps.append(mode)
+        return mode.new_shape, mode.new_stride
 
     shape, stride = go(layout.shape, layout.stride)
-    if recording() is not None:  # building the details costs; only when a derivation asks
-        note(n=n, modes=steps)
-    return Layout._make(shape, stride)
+    return shape, stride, steps
 
 
 def has_int1(stride) -> bool:

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from .. import symbolic as sym
-from ..core import Layout, Underscore, ceil_div, right_inverse, upcast
+from ..core import Layout, Underscore, right_inverse, upcast
 from ..atoms.operand import get_operand
 from ..core import int_tuple as it
 from ..errors import SymcuteError
+from ..symbolic.ops import upcast_axes
 from ..trace.derivation import Derivation
 from .steps import (
     ATOM_AXES, _atom_layout, _atom_layout_names, _largest_value, _leaf_modes,
@@ -277,13 +278,8 @@ def _upcast_steps(d, H, Hf, U, n, label):
     step = d.last("upcast")
     modes = tuple(tuple(m) for m in step.details.get("modes", []))
     each = tuple(it.product_each(U.shape)) if isinstance(U.shape, tuple) else (U.shape,)
-    rows = []
-    for a in Hf.axes:
-        per_group = ceil_div(n, abs(a.stride)) if a.stride else None
-        rows.append(UpcastRow(a.name, a.extent, a.stride, per_group,
-                              ceil_div(a.extent, per_group) if per_group else a.extent,
-                              ceil_div(abs(a.stride), n) if a.stride else 0))
-    add_formula(d, U, Uf, label, **Upcast(n, each, tuple(rows), modes,
+    rows = tuple(UpcastRow(*a) for a in upcast_axes(Hf, n))   # symbolic's per-sub-axis rows, as read
+    add_formula(d, U, Uf, label, **Upcast(n, each, rows, modes,
                                           Uf.steps.to_dict() if Uf.steps is not None else None).to_details())
 
 

@@ -54,7 +54,7 @@ from ..core.layout import Layout, Underscore, format_int_tuple
 from ..errors import SymcuteError
 from .linear import Compose
 from .proof import Certificate, Proof
-from .vocabulary import Column, CounterexampleKey as Key, Labelled, Method, Verdict
+from .vocabulary import Column, CounterexampleKey as Key, Labelled, Method, Verdict, in_summary
 from .table import Table
 
 DIVIDES = ("logical_divide", "zipped_divide", "tiled_divide", "flat_divide")
@@ -639,6 +639,5 @@ def _flat_modes(values) -> int:
 def warning_line(proof: Proof) -> str:
     """One line for a broken contract: ``CuTe's value ... breaks ...: at index 2, R = 3 but A(B) = 7``."""
     ce = proof.counterexample or {}
-    shown = ", ".join(f"{k} = {v}" for k, v in ce.items()
-                      if k is not Key.DIGIT and not (isinstance(k, Labelled) and k.kind is Key.STEPS))
+    shown = ", ".join(f"{k} = {v}" for k, v in ce.items() if in_summary(k))
     return f"CuTe's value breaks its contract: {proof.statement} is refuted ({shown})"

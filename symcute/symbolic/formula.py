@@ -35,6 +35,7 @@ from ..core.layout import Layout, has_empty_mode
 from ..errors import LayoutError, SymcuteError
 from .names import check_names_tree, default_names, format_names, leaf_paths, unflatten_names
 from .table import Table
+from .vocabulary import in_summary
 
 
 class SubAxis(NamedTuple):
@@ -231,8 +232,7 @@ class Formula:
     def __repr__(self) -> str:
         flag = ""
         if self.breaks_contract:
-            ce = ", ".join(f"{k} = {v}" for k, v in (self.contract.counterexample or {}).items()
-                           if not k.endswith("steps") and k != "digit")
+            ce = ", ".join(f"{k} = {v}" for k, v in (self.contract.counterexample or {}).items() if in_summary(k))
             flag = f", breaks CuTe's contract: {ce}" + (f"; the true function is {self.true_form}"
                                                         if self.true_form is not None else "")
         return f"Formula({str(self.layout)!r}, names={format_names(self.names)!r}{flag})"

@@ -38,6 +38,8 @@ and offset stay.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from ..core import int_tuple as it
 from ..core import (
     Layout, Underscore, coalesce as core_coalesce, complement as core_complement,
@@ -47,6 +49,7 @@ from ..core import (
     zipped_divide as core_zipped_divide,
 )
 from ..core.composed import ComposedLayout, composition3
+from ..core.recast import check_n, upcast_mode, upcast_modes
 from ..core.swizzle import Swizzle
 from ..core.tiler import zip2_by
 from ..errors import LayoutError, SymcuteError
@@ -59,7 +62,8 @@ from .table import Table
 
 __all__ = [
     "composition", "with_shape", "right_inverse", "left_inverse", "coalesce", "upcast", "downcast",
-    "complement", "logical_divide", "zipped_divide", "logical_product", "make_layout",
+    "complement", "logical_divide", "zipped_divide", "logical_product", "make_layout", "upcast_axes",
+    "UpcastAxis",
 ]
 
 
@@ -307,19 +311,18 @@ def upcast(f, n: int) -> Formula:
     """
     f = _f(f, "upcast")
     result = core_upcast(f.layout, n)
-    old_s, old_d = it.flatten_to_tuple(f.layout.shape), it.flatten_to_tuple(f.layout.stride)
-    new_s, new_d = it.flatten_to_tuple(result.shape), it.flatten_to_tuple(result.stride)
     groups = f.leaf_digits()
     taken = _names(f)
     leaf_digits, rows = [], []
-    for k, (s, d, s2, d2) in enumerate(zip(old_s, old_d, new_s, new_d)):
+    for k, (s, d, per_group, s2, d2) in enumerate(upcast_modes(f.layout, n)):   # core's rows, per flat mode
         label = f.leaf_labels[k]
         if d == 0:
             leaf_digits.append(groups[k] if s2 == s else [])
             if s > 1:
                 rows.append([label, s, d, "-", f"{s2} (stride 0 kept)", d2])
             continue
-        per_group = it.ceil_div(n, abs(d))
+        if per_group is None:   # a run-time stride: CuTe keeps the extent; its digits are cut as a static one's
+            per_group = upcast_mode(s, int(d), n).per_group
         kept = _upper_digits(groups[k], per_group, s2, label, taken)
         leaf_digits.append(kept)
         if s > 1:
@@ -328,6 +331,31 @@ def upcast(f, n: int) -> Formula:
     steps = Table(["sub-axis", "shape", "stride", "per group", "new shape", "new stride"], rows,
                   title=f"upcast<{n}>")
     return Formula(result, leaf_digits, list(f.leaf_labels), steps=steps, op="upcast")
+
+
+class UpcastAxis(NamedTuple):
+    """One sub-axis of a formula through ``upcast<N>``: core's per-mode arithmetic
+    (:class:`~symcute.core.recast.UpcastMode`) applied to that sub-axis alone, the seed's table row."""
+    axis: str
+    shape: int
+    stride: int
+    per_group: int | None     # ceil_div(N, |stride|); None for stride 0
+    new_shape: int            # ceil_div(shape, per_group)
+    new_stride: int           # sign(stride) * ceil_div(|stride|, N)
+
+
+def upcast_axes(f, n: int) -> tuple:
+    """The per-sub-axis refinement of ``upcast<N>(f)``: one :class:`UpcastAxis` per sub-axis of ``f``.
+
+    Where every flat mode is one sub-axis the rows are core's :func:`~symcute.core.recast.upcast_modes`
+    (named); a mode split into several sub-axes gets one row per sub-axis, each with its own stride (the
+    Divisibility condition is CuTe's, per mode: :func:`upcast` checks it).
+    @pre n is a positive integer
+    @post len(result) == len(f.axes) and result[k].axis == f.axes[k].name
+    """
+    check_n(n, "upcast")
+    f = _f(f, "upcast")
+    return tuple(UpcastAxis(a.name, *upcast_mode(a.extent, a.stride, n)) for a in f.axes)
 
 
 def _upper_digits(digits, per_group: int, new_extent: int, label: str, taken: set) -> list:

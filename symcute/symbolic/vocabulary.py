@@ -184,6 +184,12 @@ def _reads_as_key(text: str) -> bool:
     return not (isinstance(key, Labelled) and key.kind is CounterexampleKey.SIDE)
 
 
+def in_summary(key) -> bool:
+    """Whether a one-line summary of a counterexample shows this entry: not the first differing digit nor a
+    composite's evaluation chain (they explain the other entries)."""
+    return key is not CounterexampleKey.DIGIT and not (isinstance(key, Labelled) and key.kind is CounterexampleKey.STEPS)
+
+
 def side_key(label: str) -> Labelled:
     """The counterexample key of the side labelled ``label``: the label itself (``F(G(i))``), or
     ``side <label>`` where the label reads like another key (a side labelled ``digit``, ``index`` or

@@ -212,3 +212,20 @@ def test_a_table_record_refuses_a_key_it_does_not_know():
     assert GmemConfiguration.from_details(details).threads == 128
     with pytest.raises(SymcuteError, match="GmemConfiguration record has no field 'warps'"):
         GmemConfiguration.from_details({**details, "warps": 4})
+
+
+def test_the_upcast_rows_are_symbolics_per_sub_axis_rows_of_H():
+    from dataclasses import fields
+    from symcute.core.recast import upcast_mode
+    from symcute.recipes.records import FormulaStep
+    from symcute.symbolic.ops import UpcastAxis
+    assert tuple(f.name for f in fields(UpcastRow)) == UpcastAxis._fields     # the record is the row, as read
+    d = derive_retile(**SEED)
+    formula = {s.details["label"]: s.details for s in d.steps() if s.rule == "formula"}
+    H = FormulaStep.from_details(formula["H"])
+    for label in ("frg_layout_mn", "contrast"):
+        up = Upcast.from_details(formula[label])
+        assert up.rows == tuple(UpcastRow(a.name, *upcast_mode(a.extent, a.stride, up.n)) for a in H.axes)
+        assert len(up.modes) == len(up.rows) == 6        # the seed: one sub-axis per mode, rows = core's modes
+        assert [(r.shape, r.stride, r.per_group, r.new_shape, r.new_stride) for r in up.rows] == \
+            [tuple(m) for m in up.modes]

@@ -174,3 +174,29 @@ def test_errors_are_cutes():
     F = sym.formula(Layout.parse("(4,8):(8,3)"))
     with pytest.raises(LayoutError):
         sym.upcast(F, 2)
+
+
+def test_upcast_rows_are_cores_per_mode_and_a_per_sub_axis_refinement():
+    from symcute.core import int_tuple as it
+    from symcute.core.recast import UpcastMode, upcast_mode, upcast_modes
+    from symcute.symbolic.ops import UpcastAxis, upcast_axes
+    from symcute.trace import Derivation
+    F = sym.formula(Layout(((4, 8), 2), ((1, 4), 32)), (("t0", "t1"), "v"))
+    H = sym.with_shape(sym.right_inverse(F), (8, 8))      # (8,8):(1,8): each mode split into two sub-axes
+    modes = upcast_modes(H.layout, 8)
+    assert modes == (UpcastMode(8, 1, 8, 1, 1), UpcastMode(8, 8, 1, 8, 1))
+    with Derivation("upcast") as d:                        # what core records is the same typed rows
+        core.upcast(H.layout, 8)
+    assert list(d.last("upcast").details["modes"]) == list(modes)
+    rows = upcast_axes(H, 8)
+    assert [r.axis for r in rows] == ["t0", "t1_0", "t1_1", "v"] and all(isinstance(r, UpcastAxis) for r in rows)
+    assert [(r.per_group, r.new_shape, r.new_stride) for r in rows] == [(8, 1, 1), (2, 1, 1), (1, 4, 1), (1, 2, 4)]
+    for r, a in zip(rows, H.axes):                        # each row: core's arithmetic on the sub-axis alone
+        assert tuple(r[1:]) == upcast_mode(a.extent, a.stride, 8)
+    for k, m in enumerate(modes):                         # the sub-axes of a mode multiply to core's new shape
+        assert it.product(tuple(r.new_shape for r, a in zip(rows, H.axes) if a.leaf == k)) == m.new_shape
+    U = sym.upcast(H, 8)
+    assert U.layout == core.upcast(H.layout, 8) and [row[3] for row in U.steps.rows] == \
+        [f"ceil_div(8,{m.stride})={m.per_group}" for m in modes]
+    with pytest.raises(LayoutError, match="positive integer"):
+        upcast_axes(H, 0)
