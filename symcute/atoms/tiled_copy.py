@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..core import (
-    Layout, _, append, coalesce, composition, filter, left_inverse, logical_product, make_layout, product,
+    Layout, _, coalesce, composition, filter, left_inverse, logical_product, make_layout,
     raked_product, right_inverse, size, slice_, upcast, zip_layouts, zipped_divide,
 )
 from ..core import int_tuple as it
@@ -23,7 +23,7 @@ from ..core.hook import note, traced
 from .copy_atom import CopyAtom
 from .copy_catalog import copy_atom as lookup_copy_atom
 from ..core.fragment import repeat_underscore
-from .tiled_mma import TiledMMA, _as_tensor_layout, _slice_offset, _tuple
+from .tiled_mma import TiledMMA, _as_tensor_layout, _slice_offset
 
 
 @dataclass(frozen=True)

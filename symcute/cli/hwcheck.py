@@ -14,7 +14,6 @@ disagrees or failed, 2 on bad input.
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 

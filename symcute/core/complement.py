@@ -12,7 +12,7 @@ from ..errors import LayoutError
 from . import int_tuple as it
 from .coalesce import _bw_coalesce, _filter_flat
 from .budget import OPEN as _OPEN, current as _budget
-from .layout import Layout, cosize, format_int_tuple
+from .layout import Layout, cosize
 from .dispatch import operation
 from .hook import note, recording
 from .integer import DynamicInt

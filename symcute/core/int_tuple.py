@@ -9,7 +9,7 @@ integer arithmetic (truncating division), they reproduce it exactly: CuTe's
 from __future__ import annotations
 
 from functools import reduce
-from typing import Any, Callable, Iterable
+from typing import Any, Callable
 
 from ..errors import LayoutError
 from .budget import OPEN as _OPEN, current as _budget

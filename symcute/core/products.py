@@ -11,7 +11,7 @@ from . import int_tuple as it
 from .complement import complement
 from .composition import composition
 from .dispatch import operation
-from .layout import Layout, make_layout, make_ordered_layout, slice_, append, cosize, zip_layouts, _
+from .layout import Layout, make_layout, make_ordered_layout, slice_, append, cosize, zip_layouts
 from .tiler import by_mode, tile_unzip
 from .divide import _repeat, _unpack_rest
 

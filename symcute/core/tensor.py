@@ -23,7 +23,7 @@ from . import int_tuple as it
 from .basis import ArithmeticTuple
 from .composed import ComposedLayout
 from .divide import zipped_divide
-from .layout import Layout, Underscore, _, make_identity_layout, make_layout, slice_, slice_and_offset
+from .layout import Layout, Underscore, _, make_identity_layout, make_layout, slice_and_offset
 from ..errors import LayoutError
 
 

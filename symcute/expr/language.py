@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ..core.composed import ComposedLayout
-from ..core.layout import Layout, Underscore, _, format_int_tuple
+from ..core.layout import Layout, _, format_int_tuple
 from ..core.parse import Reader
 from ..core.swizzle import Swizzle
 from ..core.tensor import Tensor

@@ -72,15 +72,6 @@ def judge_case(i: int, case: dict, m: dict) -> Verdict:
     return Verdict(i, case["name"], kind, pw, pw - pi, w, c, AGREE if ok else DISAGREE)
 
 
-def judge_run(directory) -> list:
-    d = Path(directory)
-    cases = json.loads((d / "cases.json").read_text())
-    metrics = read_ncu_csv((d / "ncu.csv").read_text())
-    if len(metrics) != len(cases):
-        raise ValueError(f"{d}: {len(metrics)} profiled launches for {len(cases)} cases")
-    return [judge_case(i, c, metrics[i]) for i, c in enumerate(cases)]
-
-
 # --- recorded runs (hw/h200_*_memory/run*/): re-judged on CPU with today's model ----------------------
 
 def _read(path: Path) -> str:

@@ -17,9 +17,6 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
-
-from ..memory import model
 
 # instruction kind -> (PTX body, registers); %A is the shared address, %G the global address
 KINDS = {

@@ -86,7 +86,3 @@ def bit_addresses(layout, value_bits: int, idx: np.ndarray) -> np.ndarray:
     bits = element_offsets(inner, idx) * value_bits
     byte, sub = np.divmod(bits, 8)
     return _swizzle_eval(sw, byte) * 8 + sub
-
-
-def layout_size(layout) -> int:
-    return layout.size()

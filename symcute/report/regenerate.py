@@ -8,7 +8,6 @@ temporary folder and fails on any difference from the committed files.
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 _GMMA_BANK = {"mma": "SM90_64x64x16_F16F16F16_RS<GMMA::Major::K,GMMA::Major::K>", "atom_layout": (1, 1, 1),
               "smem": "GMMA::Layout_K_SW128_Atom@64x64"}

@@ -22,7 +22,7 @@ from ...core import Layout
 from ...core.layout import Underscore
 from ...errors import LayoutError
 from . import values as V
-from .layout import ParamLayout, compact_col_major, compact_row_major, lift, _leaves
+from .layout import ParamLayout, compact_col_major, lift, _leaves
 from .printing import show_expr, show_tree
 
 # --- tuple helpers ----------------------------------------------------------------------------

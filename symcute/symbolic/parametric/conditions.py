@@ -18,7 +18,7 @@ here), or ``UNKNOWN``.  Never a proof that was not made.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 
 import sympy

@@ -20,7 +20,6 @@ import sympy
 
 from ...core import Layout
 from ...core.integer import DynamicInt
-from ...core.layout import Underscore
 from ...errors import IntOverflowWarning, LayoutError, ParseError, SymcuteError
 from .conditions import Params
 from .printing import show_expr, show_tree

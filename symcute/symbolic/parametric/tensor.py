@@ -17,7 +17,7 @@ import sympy
 from ...atoms.operand import get_operand
 from ...core import Layout
 from ...core.layout import Underscore, _
-from ...errors import LayoutError, SymcuteError
+from ...errors import LayoutError
 from . import algebra as A
 from . import values as V
 from .layout import ParamLayout, lift, _leaves

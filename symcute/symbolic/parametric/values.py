@@ -91,10 +91,6 @@ def using(params: Params):
 
 # --- kinds -----------------------------------------------------------------------------
 
-def is_static_leaf(x) -> bool:
-    return type(x) is int
-
-
 def is_static(t) -> bool:
     if type(t) is tuple:
         return all(is_static(x) for x in t)
