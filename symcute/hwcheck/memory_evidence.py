@@ -11,7 +11,7 @@ family equal the prediction:
   == predicted wavefronts - ideal (the total wavefront counter adds a fixed per-launch
   overhead and is recorded, not judged);
 * global loads: ``l1tex__t_sectors_pipe_lsu_mem_global_op_ld`` == predicted sectors and
-  ``l1tex__t_requests_pipe_lsu_mem_global_op_ld`` == predicted requests (the Verdict's
+  ``l1tex__t_requests_pipe_lsu_mem_global_op_ld`` == predicted requests (the MemoryVerdict's
   wavefront/conflict fields then hold sectors/requests);
 * cp.async.cg: its shared-memory write never reaches these counters (bypass path),
   so the case is recorded as *unobservable*, never as agreement.
@@ -41,7 +41,7 @@ def read_ncu_csv(text: str) -> dict:
 
 
 @dataclass(frozen=True)
-class Verdict:
+class MemoryVerdict:
     index: int
     name: str
     kind: str
@@ -52,12 +52,12 @@ class Verdict:
     verdict: str
 
 
-def judge_case(i: int, case: dict, m: dict) -> Verdict:
+def judge_case(i: int, case: dict, m: dict) -> MemoryVerdict:
     op, kind = case["op"], case["kind"]
     if op == "gld":     # global loads: sectors and requests
         s, r = m["t_sectors_pipe_lsu_mem_global_op_ld"], m["t_requests_pipe_lsu_mem_global_op_ld"]
         ok = s == case["predicted_sectors"] and r == case["predicted_requests"]
-        return Verdict(i, case["name"], kind, case["predicted_sectors"], case["predicted_requests"], s, r,
+        return MemoryVerdict(i, case["name"], kind, case["predicted_sectors"], case["predicted_requests"], s, r,
                        AGREE if ok else DISAGREE)
     pw, pi = case["predicted_wavefronts"], case["predicted_ideal"]
     if op in ("ld", "st"):
@@ -67,9 +67,9 @@ def judge_case(i: int, case: dict, m: dict) -> Verdict:
     else:
         w, c = None, m["data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts"]
         if kind.startswith("cpasynccg"):
-            return Verdict(i, case["name"], kind, pw, pw - pi, w, c, UNOBSERVABLE)
+            return MemoryVerdict(i, case["name"], kind, pw, pw - pi, w, c, UNOBSERVABLE)
         ok = c == pw - pi
-    return Verdict(i, case["name"], kind, pw, pw - pi, w, c, AGREE if ok else DISAGREE)
+    return MemoryVerdict(i, case["name"], kind, pw, pw - pi, w, c, AGREE if ok else DISAGREE)
 
 
 # --- recorded runs (hw/h200_*_memory/run*/): re-judged on CPU with today's model ----------------------
@@ -138,7 +138,7 @@ def category(case: dict, timing_dependent: bool = False) -> str:
 
 
 def rejudge(directory) -> list:
-    """``(case, category, Verdict)`` for every case of a recorded run, predictions recomputed from each
+    """``(case, category, MemoryVerdict)`` for every case of a recorded run, predictions recomputed from each
     case's spec with the current model; raises when a rebuilt case's addresses differ from what ran."""
     from ..memory.hwcases import build, cp_factor, cp_groups, cp_random, cp_regular, kind_of, predict_counter
     from ..memory.model import cp_async_strided

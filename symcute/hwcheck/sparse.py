@@ -349,7 +349,7 @@ def emit(folder) -> list:
 
 
 @dataclass(frozen=True)
-class Verdict:
+class SparseVerdict:
     name: str
     verdict: str          # agree / disagree / error
     mismatches: int       # (t, v) of D differing in some trial
@@ -357,7 +357,7 @@ class Verdict:
     example: str = ""
 
 
-def judge(results_lines, layouts: dict | None = None, only=None) -> list[Verdict]:
+def judge(results_lines, layouts: dict | None = None, only=None) -> list[SparseVerdict]:
     """Compare recorded D with the prediction of the catalog (or of ``layouts``: name -> {"E": L, "C": L}).
 
     ``only``: judge just these case names (the others are left out of the result).
@@ -376,7 +376,8 @@ def judge(results_lines, layouts: dict | None = None, only=None) -> list[Verdict
             continue
         rec = recs.get(i)
         if rec is None or rec.get("status") != "ok":
-            out.append(Verdict(atom.name, "error", 0, atom.c_layout.size(), (rec or {}).get("error", "no result")))
+            out.append(SparseVerdict(atom.name, "error", 0, atom.c_layout.size(),
+                                     (rec or {}).get("error", "no result")))
             continue
         over = (layouts or {}).get(atom.name, {})
         vc = value_type(tc, "C")
@@ -384,7 +385,7 @@ def judge(results_lines, layouts: dict | None = None, only=None) -> list[Verdict
         raw = bytes.fromhex(rec["d"])
         per_trial = nthr * nval * vc.bits // 8
         if len(raw) != TRIALS * per_trial:
-            out.append(Verdict(atom.name, "error", 0, nthr * nval, f"{len(raw)} bytes of D, expected "
+            out.append(SparseVerdict(atom.name, "error", 0, nthr * nval, f"{len(raw)} bytes of D, expected "
                                                                    f"{TRIALS * per_trial}"))
             continue
         bad, example = set(), ""
@@ -401,7 +402,7 @@ def judge(results_lines, layouts: dict | None = None, only=None) -> list[Verdict
                         if not bad:
                             example = f"trial {t} thread {th} value {v}: predicted {pred[th][v]}, measured {got[v]}"
                         bad.add((th, v))
-        out.append(Verdict(atom.name, "agree" if not bad else "disagree", len(bad), nthr * nval, example))
+        out.append(SparseVerdict(atom.name, "agree" if not bad else "disagree", len(bad), nthr * nval, example))
     return out
 
 
