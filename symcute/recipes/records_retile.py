@@ -177,8 +177,10 @@ class SelectedTVs(TableRecord):
 
 @dataclass(frozen=True)
 class UpcastRow(Record):
-    """One sub-axis through ``upcast<n>``: ``per_group = ceil_div(n, |stride|)`` (None for stride 0),
-    ``new_shape = ceil_div(shape, per_group)``, ``new_stride = ceil_div(|stride|, n)``."""
+    """One sub-axis through ``upcast<n>``, as a step stores it: symbolic's
+    :class:`~symcute.symbolic.ops.UpcastAxis` (core's ``upcast_mode`` on that sub-axis: ``per_group =
+    ceil_div(n, |stride|)``, None for stride 0; ``new_shape = ceil_div(shape, per_group)``; ``new_stride =
+    sign(stride) * ceil_div(|stride|, n)``), field for field."""
     axis: str
     shape: int
     stride: int
