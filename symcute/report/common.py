@@ -96,10 +96,14 @@ def check(t, step, proof, certificate: bool = True) -> str:
                method=method_text(t, proof))]
     if proof.counterexample:
         items = []
-        for k, v in proof.counterexample.items():
+        ce = proof.counterexample
+        # "value" is the two inputs' common value where the counterexample is a collision, else one value
+        shared = any(k in ce for k in _TWO_INPUTS)
+        for k, v in ce.items():
             if k is CounterexampleKey.DIGIT:   # the certificate's "differs" row says the same
                 continue
-            items.append(t("ce_item", label=_key(t, k), value=code(_show(v))))
+            label = t("ce_value_at") if k is CounterexampleKey.VALUE and not shared else _key(t, k)
+            items.append(t("ce_item", label=label, value=code(_show(v))))
         parts.append(t("counterexample") + "\n\n" + "\n".join(items))
     cert = proof.certificate
     if certificate and cert is not None and cert.table.header:
@@ -108,6 +112,9 @@ def check(t, step, proof, certificate: bool = True) -> str:
         note = "cert_" + cert.kind
         parts.append((t(note) + "\n\n" if t.has(note) else "") + md.table(header, rows))
     return "\n\n".join(parts)
+
+
+_TWO_INPUTS = (CounterexampleKey.INDICES, CounterexampleKey.FIRST, CounterexampleKey.INDEX_OF_B)
 
 
 def _key(t, k) -> str:

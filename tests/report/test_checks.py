@@ -59,3 +59,13 @@ def test_a_side_labelled_digit_is_rendered_beside_the_digit_entry():
     assert "- input index: `1`" in en and "- side `digit`: `1`" in en and "- side `index`: `2`" in en
     back = Proof.from_json(p.to_json())
     assert check(Text("zh"), _step(), back) == check(Text("zh"), _step(), p)
+
+
+def test_value_is_a_common_value_only_where_two_inputs_collide():
+    from symcute.symbolic import claims
+    collide = claims.images_disjoint(Layout(8, 2), Layout(4, 4))          # a(x) == b(y): the common value
+    alone = claims.image_contains(Layout(8, 1), Layout(4, 3))              # a value of a that b misses
+    assert collide.refuted and alone.refuted
+    for lang, common, one in (("en", "- common value: ", "- value: "), ("zh", "- 共同的值：", "- 值：")):
+        assert common in check(Text(lang), _step(), collide) and one not in check(Text(lang), _step(), collide)
+        assert one in check(Text(lang), _step(), alone) and common not in check(Text(lang), _step(), alone)

@@ -22,6 +22,7 @@ TEXT = {
     "ce_indices": "two inputs",
     "ce_coordinates": "their coordinates",
     "ce_value": "common value",
+    "ce_value_at": "value",
     "ce_missing_value": "value never reached",
     "ce_digit": "first differing digit",
     "ce_side": "side {what}",

@@ -22,6 +22,7 @@ TEXT = {
     "ce_indices": "两个输入",
     "ce_coordinates": "它们的坐标",
     "ce_value": "共同的值",
+    "ce_value_at": "值",
     "ce_missing_value": "取不到的值",
     "ce_digit": "第一个不同的数位",
     "ce_side": "一侧 {what}",
