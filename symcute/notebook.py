@@ -66,14 +66,16 @@ def _formula(f: Formula) -> dict:
 
 
 def _proof(p: Proof) -> dict:
-    lines = [f"**{p.verdict}** ({p.method}): {p.statement}"]
+    from .report.templates import Text
+    t = Text("en")   # the statement, reason and conditions in the report's words, Markdown-escaped
+    lines = [f"**{p.verdict}** ({p.method}): {t.phrase(p.statement)}"]
     if p.reason:
-        lines.append(f"\n{p.reason}")
+        lines.append(f"\n{t.phrase(p.reason)}")
     if p.counterexample:
         lines.append("\ncounterexample: " + ", ".join(f"{k} = `{v}`" for k, v in p.counterexample.items()))
     if p.certificate is not None:
         lines.append("\n" + p.certificate.table.to_markdown())
-        lines += [f"- {c}" for c in p.certificate.conditions]
+        lines += [f"- {t.phrase(c)}" for c in p.certificate.conditions]
     return {MARKDOWN: "\n".join(lines)}
 
 

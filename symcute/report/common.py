@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..symbolic.vocabulary import Cell, Column, CounterexampleKey, Labelled
+from ..symbolic.vocabulary import Cell, Column, CounterexampleKey, Labelled, Phrase
 from ..trace.rules import CUTLASS_VERSION, rule_for
 from .. import markup as md
 from ..core.int_tuple import format_int_tuple
@@ -53,7 +53,7 @@ def claim_text(t, step, proof) -> str:
     for i, name in enumerate(("a", "b")):
         fields[name] = labels[i] if i < len(labels) else "?"
     key = "claim_" + det.get("claim", "")
-    return t(key, **fields) if t.has(key) else md.esc(proof.statement)
+    return t(key, **fields) if t.has(key) else t.phrase(proof.statement)
 
 
 def verdict_text(t, proof) -> str:
@@ -145,6 +145,8 @@ def _header(t, h):
 def _cell(t, c):
     if isinstance(c, Cell):
         return t(CELL_TEMPLATES[c])
+    if isinstance(c, Phrase):   # an exact back-end's query, a conjunction's part
+        return Raw(t.phrase(c, lambda x: code(x, cell=True)))
     if isinstance(c, int):
         return c
     return Raw(code(str(c), cell=True))

@@ -25,11 +25,11 @@ from __future__ import annotations
 
 from ..errors import SymcuteError
 from . import exact
-from .limits import HOW_TO_CHANGE, exhaustive_limit, _pow2
-from .linear import NotLinear, evaluate, linearize
+from .limits import HOW_TO_CHANGE, exhaustive_limit
+from .linear import NotLinear, evaluate, linearize, reason_of
 from .proof import Certificate, Proof
 from .table import Table
-from .vocabulary import Cell, Column, CounterexampleKey as Key, Labelled
+from .vocabulary import Cell, Column, Condition, Count, CounterexampleKey as Key, Labelled, Phrase, Query, Reason
 
 KINDS = ("injective", "contiguous", "aligned")
 
@@ -58,35 +58,33 @@ def each_block(kind: str, G, n: int, m: int, statement: str, step: int = 1, alig
     try:
         return _linear(kind, G, n, m, statement, args, show, limit)
     except NotLinear as e:
-        why = str(e)
+        why = reason_of(e)
     f2 = _f2(kind, G, n, m, statement, args, show)
     if f2 is not None:
         return f2
     w = _probe(kind, G, n, m, args)
     if w is not None:
-        cert = Certificate("probe", Table([Column.INPUTS_TRIED, Column.FAILING_INPUT], [["block starts and unit steps", w]]),
-                           ("a failing input found by evaluating G with core at the block starts 0, 1, 2, 4, ... "
-                            "and the in-block steps 1, 2, 4, ..., m-1",))
+        cert = Certificate("probe", Table([Column.INPUTS_TRIED, Column.FAILING_INPUT], [[Phrase(Query.BLOCK_STARTS_AND_STEPS), w]]),
+                           (Phrase(Condition.PROBED),))
         return _refuted(kind, G, m, statement, w, args, show, "probe", cert)
     holds, w, evidence, method = exact.decide("block_" + kind, G, n, m, *args)
     if holds is not None:
-        cert = Certificate(method, Table([Column.EXACT_QUERY, Column.RESULT], [[f"a block where {kind} fails", evidence]]),
-                           ("G is CuTe's evaluation written exactly in integer arithmetic; every witness is "
-                            "re-evaluated with core",))
+        cert = Certificate(method, Table([Column.EXACT_QUERY, Column.RESULT], [[Phrase(Query.FAILING_BLOCK, kind=kind), evidence]]),
+                           (Phrase(Condition.EXACT_BLOCKS),))
         if holds:
             return Proof(statement, "proved", method, cert, reason=why)
         return _refuted(kind, G, m, statement, w, args, show, method, cert)
-    why = f"{why}; the exact back-ends did not decide ({evidence})"
+    why = Phrase(Reason.EXACT_UNDECIDED, why=why, evidence=evidence)
     if n > lim:
-        return Proof(statement, "unknown", "none", reason=f"{why}; the domain of {_pow2(n)} inputs exceeds the "
-                                                          f"exhaustive limit {_pow2(lim)} ({HOW_TO_CHANGE})")
+        return Proof(statement, "unknown", "none", reason=Phrase(Reason.OVER_LIMIT, why=why, n=Count(n),
+                                                                 limit=Count(lim), how=HOW_TO_CHANGE))
     return _enumerated(kind, G, n, m, statement, args, show, lim)
 
 
 def _enumerated(kind, G, n, m, statement, args, show, lim) -> Proof:
     from . import exhaustive
     v = exhaustive.values(G, n, lim).reshape(n // m, m)
-    cert = Certificate("exhaustive", Table([Column.INPUTS, Column.BLOCKS], [[n, n // m]]), (f"evaluated at all {n} inputs",))
+    cert = Certificate("exhaustive", Table([Column.INPUTS, Column.BLOCKS], [[n, n // m]]), (Phrase(Condition.EVALUATED, n=n),))
     w = _first_failure(kind, v, m, args)
     if w is None:
         return Proof(statement, "proved", "exhaustive", cert)
@@ -118,12 +116,11 @@ def _split(digits, m: int):
     out, weight = [], 1
     for d in digits:
         if d.weight != weight:
-            raise NotLinear(f"the digits of the domain are not a mixed-radix chain at weight {d.weight}")
+            raise NotLinear(Phrase(Reason.NOT_A_CHAIN, weight=d.weight))
         if d.weight < m < d.weight * d.extent:
             low = m // d.weight
             if m % d.weight or d.extent % low:
-                raise NotLinear(f"digit {d.name} (weight {d.weight}, extent {d.extent}) straddles the block "
-                                f"boundary {m} at a non-multiple")
+                raise NotLinear(Phrase(Reason.STRADDLES, digit=d.name, weight=d.weight, extent=d.extent, m=m))
             out.append(Digit(d.name + "_lo", low, d.weight, d.coef, d.via))
             out.append(Digit(d.name + "_hi", d.extent // low, m, d.coef * low, d.via))
         else:
@@ -147,43 +144,39 @@ def _linear(kind, G, n, m, statement, args, show, limit) -> Proof:
         bad = next((d for d in inner if d.coef != step * d.weight), None)
         table = Table(header + [Labelled(Column.TIMES_WEIGHT, str(step))],
                       [r + [step * r[2] if r[4] is Cell.IN_BLOCK else ""] for r in rows])
-        cert = Certificate("contiguous", table, (f"G(k*{m} + j) - G(k*{m}) is the in-block part sum(c*x) = "
-                                                 f"{step}*j iff every in-block coefficient is {step} times its "
-                                                 f"weight",))
+        cert = Certificate("contiguous", table, (Phrase(Condition.BLOCK_STEP, m=m, step=step),))
         if bad is None:
             return Proof(statement, "proved", "refinement", cert)
         return _refuted(kind, G, m, statement, bad.weight, args, show, "refinement", cert,
-                        f"digit {bad.name} (weight {bad.weight}) has coefficient {bad.coef}, not {step * bad.weight}")
+                        Phrase(Reason.NOT_STEP, digit=bad.name, weight=bad.weight, coef=bad.coef,
+                               want=step * bad.weight))
     if kind == "aligned":
         a = args[0]
         table = Table(header + [Labelled(Column.MOD_OF, str(a))],
                       [r + [r[3] % a if r[4] is Cell.BLOCK else ""] for r in rows])
-        cert = Certificate("aligned", table, (f"every block start G(k*{m}) = G(0) + sum of block-digit terms; "
-                                              f"G(0) = {base}: all are multiples of {a} iff G(0) and every "
-                                              f"block coefficient are",))
+        cert = Certificate("aligned", table, (Phrase(Condition.BLOCK_STARTS, m=m, base=base, alignment=a),))
         if base % a:
-            return _refuted(kind, G, m, statement, 0, args, show, "refinement", cert, f"G(0) = {base}")
+            return _refuted(kind, G, m, statement, 0, args, show, "refinement", cert, Phrase(Reason.BASE_VALUE, base=base))
         bad = next((d for d in outer if d.coef % a), None)
         if bad is None:
             return Proof(statement, "proved", "refinement", cert)
         return _refuted(kind, G, m, statement, bad.weight, args, show, "refinement", cert,
-                        f"digit {bad.name} has coefficient {bad.coef}, not a multiple of {a}")
+                        Phrase(Reason.NOT_MULTIPLE, digit=bad.name, coef=bad.coef, alignment=a))
     from ..core.layout import Layout
     from .prover import is_injective
     if not inner:
         return Proof(statement, "proved", "refinement", Certificate("injective", Table(header, rows),
-                                                                     ("each block has one input",)))
+                                                                     (Phrase(Condition.ONE_INPUT_BLOCKS),)))
     J = Layout(tuple(d.extent for d in inner), tuple(d.coef for d in inner))
     p = is_injective(J, limit)
     cert = Certificate("injective", Table(header, rows),
-                       (f"G(k*{m} + j) = G(k*{m}) + J(j) with J = {J} (the in-block digits): every block is "
-                        f"injective iff J is ({p.method}: {p.verdict})",))
+                       (Phrase(Condition.IN_BLOCK_LAYOUT, m=m, J=str(J), method=p.method, verdict=p.verdict),))
     if p.proved:
         return Proof(statement, "proved", p.method, cert)
     if p.refuted:
         x, y = p.counterexample["indices"]
         return _refuted(kind, G, m, statement, (x, y), args, show, p.method, cert, p.reason)
-    raise NotLinear(f"the in-block layout {J}'s injectivity is unknown ({p.reason})")
+    raise NotLinear(Phrase(Reason.IN_BLOCK_UNKNOWN, J=str(J), why=p.reason))
 
 
 def _pow2_log(n: int):
@@ -210,30 +203,27 @@ def _f2(kind, G, n, m, statement, args, show):
     table = Table([Column.INDEX_BIT, Column.ROLE, Column.COLUMN_OF_M], rows + [["(constant)", "", c]])
     if kind == "injective":
         J = F2Matrix.from_function(lambda x: M(x), b, max(M.n_rows, 1))
-        cert = Certificate("gf2-block", table, (f"G(k*{m} + j) = M(k*{m}) ^ c ^ J j with J the {b} in-block "
-                                                f"columns: every block is injective iff rank J = {b}",))
+        cert = Certificate("gf2-block", table, (Phrase(Condition.F2_BLOCK_RANK, m=m, inner=b),))
         if J.rank() == b:
             return Proof(statement, "proved", "gf2", cert)
         v = min(x for x in J.kernel() if x)
-        return _refuted(kind, G, m, statement, (0, v), args, show, "gf2", cert, f"rank J < {b}: {v} is in its kernel")
+        return _refuted(kind, G, m, statement, (0, v), args, show, "gf2", cert,
+                        Phrase(Reason.F2_BLOCK_KERNEL, inner=b, v=v))
     if kind == "aligned":
         a = args[0]
         if _pow2_log(a) is None:
             return None
-        cert = Certificate("gf2-block", table, (f"the block starts are c ^ (sums of block columns): all multiples "
-                                                f"of {a} iff c and every block column are",))
+        cert = Certificate("gf2-block", table, (Phrase(Condition.F2_BLOCK_STARTS, alignment=a),))
         if c % a:
-            return _refuted(kind, G, m, statement, 0, args, show, "gf2", cert, f"c = {c}")
+            return _refuted(kind, G, m, statement, 0, args, show, "gf2", cert, Phrase(Reason.F2_CONSTANT, c=c))
         bad = next((j for j in range(b, k) if cols[j] % a), None)
         if bad is None:
             return Proof(statement, "proved", "gf2", cert)
         return _refuted(kind, G, m, statement, 1 << bad, args, show, "gf2", cert,
-                        f"the column of index bit {bad} is {cols[bad]}")
+                        Phrase(Reason.F2_BLOCK_COLUMN, bit=bad, column=cols[bad]))
     if args[0] == 1 and all(cols[j] == 1 << j for j in range(b)) and \
             all(x % m == 0 for x in [c] + cols[b:]):
-        cert = Certificate("gf2-block", table, (f"the in-block columns are the unit vectors 1, 2, ..., {m // 2} and "
-                                                f"c and every block column are multiples of {m}: each block start has "
-                                                f"{b} zero low bits, so XOR with j is + j",))
+        cert = Certificate("gf2-block", table, (Phrase(Condition.F2_UNIT_COLUMNS, half=m // 2, m=m, inner=b),))
         return Proof(statement, "proved", "gf2", cert)
     return None
 
@@ -272,7 +262,7 @@ def _probe(kind, G, n, m, args, tries: int = 48):
     return None
 
 
-def _refuted(kind, G, m, statement, w, args, show, method, cert, why: str = "") -> Proof:
+def _refuted(kind, G, m, statement, w, args, show, method, cert, why="") -> Proof:
     """The counterexample at ``w``, re-evaluated with core (AssertionError when it is none)."""
     if kind == "injective":
         x, y = w
@@ -280,8 +270,8 @@ def _refuted(kind, G, m, statement, w, args, show, method, cert, why: str = "") 
         if x == y or vx != vy or x // m != y // m:
             raise AssertionError(f"each_block: {x} and {y} are no collision in one block ({vx} vs {vy})")
         ce = {Key.FIRST: show(x), Key.SECOND: show(y), Key.VALUE: vx}
-        return Proof(statement, "refuted", method, cert, ce, reason=why or f"two inputs of block {x // m} "
-                                                                           f"have the value {vx}")
+        return Proof(statement, "refuted", method, cert, ce,
+                     reason=why or Phrase(Reason.BLOCK_COLLISION, block=x // m, value=vx))
     if kind == "contiguous":
         start = w - w % m
         v0, v = evaluate(G, start), evaluate(G, w)
@@ -290,10 +280,11 @@ def _refuted(kind, G, m, statement, w, args, show, method, cert, why: str = "") 
         ce = {**show(w), Key.BLOCK_START: show(start), Key.VALUE: v, Key.START_VALUE: v0,
               Key.EXPECTED: v0 + args[0] * (w - start)}
         return Proof(statement, "refuted", method, cert, ce,
-                     reason=why or f"{v} is not {v0} + {args[0]}*{w - start}")
+                     reason=why or Phrase(Reason.NOT_CONSECUTIVE, value=v, start=v0, step=args[0], offset=w - start))
     v = evaluate(G, w)
     if v % args[0] == 0 or w % m:
         raise AssertionError(f"each_block: block start {w} is aligned after all ({v})")
     ce = {**show(w), Key.VALUE: v, Key.ALIGNMENT: args[0]}
+    start = Phrase(Reason.BLOCK_START, value=v, alignment=args[0])
     return Proof(statement, "refuted", method, cert, ce,
-                 reason=(why + "; " if why else "") + f"a block starts at {v}, not a multiple of {args[0]}")
+                 reason=Phrase(Reason.BOTH, first=why, second=start) if why else start)

@@ -44,6 +44,7 @@ from .linear import Compose, as_term, evaluate, size_of, term_text
 from .proof import Proof
 from .swizzled import SwizzledFormula
 from .vocabulary import CounterexampleKey as Key
+from .vocabulary import Phrase, Reason, Statement
 
 KINDS = ("equal", "injective", "surjective", "bijective", "disjoint", "contains", "contiguous", "aligned",
          "vector", "forall")
@@ -295,18 +296,17 @@ def _decide(claim: Claim, limit) -> Proof:
             with exact.time_budget(CHEAP_Z3_MS, CHEAP_ISL_SECONDS):
                 p = prover.is_injective(whole, limit=0)
             if p.proved:
-                return Proof(f"{term_text(L)} is injective on [0, {n})", "proved", p.method, p.certificate,
-                             reason=f"{term_text(whole)} is injective on its whole domain [0, {size_of(whole)}), "
-                                    f"which contains [0, {n})")
+                return Proof(Phrase(Statement.INJECTIVE, a=term_text(L), n=n), "proved", p.method, p.certificate,
+                             reason=Phrase(Reason.WHOLE_INJECTIVE, a=term_text(whole), size=size_of(whole), n=n))
         return prover.is_injective(L, limit)
     if k == "surjective":
         if n is not None:   # a value the whole domain never takes is not taken on a part of it either
             with exact.time_budget(CHEAP_Z3_MS, CHEAP_ISL_SECONDS):
                 p = prover.is_surjective(whole, o("onto"), limit=0)
             if p.refuted and "missing value" in (p.counterexample or {}):
-                return Proof(f"{term_text(L)} maps [0, {n}) onto a superset of [0, {o('onto')})", "refuted",
+                return Proof(Phrase(Statement.SURJECTIVE, a=term_text(L), size=n, n=o("onto")), "refuted",
                              p.method, p.certificate, p.counterexample,
-                             reason=f"{p.reason} on the whole domain [0, {size_of(whole)}), which contains [0, {n})")
+                             reason=Phrase(Reason.ON_WHOLE_DOMAIN, why=p.reason, size=size_of(whole), n=n))
         return prover.is_surjective(L, o("onto"), limit)
     if k == "bijective":
         out = _outside(L, o("onto") or size_of(L))
@@ -315,8 +315,8 @@ def _decide(claim: Claim, limit) -> Proof:
         return prover.is_bijective(L, o("onto"), limit)
     from .blocks import each_block
     size = size_of(L)
-    statement = (f"{term_text(L)}(j) == {term_text(L)}(0) + {o('step')}*j for all 0 <= j < {size}"
-                 if k == "contiguous" else f"{term_text(L)}(0) is a multiple of {o('alignment')}")
+    statement = (Phrase(Statement.CONTIGUOUS, a=term_text(L), step=o("step"), n=size) if k == "contiguous" else
+                 Phrase(Statement.ALIGNED, a=term_text(L), alignment=o("alignment")))
     return each_block(k, L, size, size, statement, step=o("step", 1), alignment=o("alignment", 1), limit=limit)
 
 
@@ -330,8 +330,8 @@ def _outside(L, onto: int, tries: int = 64):
     for x in probes:
         v = evaluate(L, x)
         if not 0 <= v < onto:
-            return Proof(f"{term_text(L)} is a bijection from [0, {n}) onto [0, {onto})", "refuted", "probe", None,
-                         {Key.INDEX: x, Key.VALUE: v}, reason=f"the value at {x} is {v}: outside [0, {onto})")
+            return Proof(Phrase(Statement.BIJECTIVE, a=term_text(L), size=n, n=onto), "refuted", "probe", None,
+                         {Key.INDEX: x, Key.VALUE: v}, reason=Phrase(Reason.VALUE_OUTSIDE, index=x, value=v, n=onto))
     return None
 
 
@@ -433,17 +433,16 @@ def _forall(claim: Claim, limit) -> Proof:
         if size_of(terms[1]) != n:
             return prover.prove(terms[0], terms[1], limit=limit)  # the sizes refute it, as plain equality
         p = prover.prove(terms[0], terms[1], limit=limit)
-        return Proof(f"for every {names}: {p.statement}", p.verdict, p.method, p.certificate, p.counterexample,
-                     p.reason)
+        return Proof(Phrase(Statement.FOR_EVERY, axes=names, claim=p.statement), p.verdict, p.method, p.certificate,
+                     p.counterexample, p.reason)
     show = _shower(P, f, chosen)
     t = term_text(terms[0])
     if body.kind == "injective":
-        statement = f"for every {names}: {t} is injective in the other sub-axes"
+        statement = Phrase(Statement.BLOCK_INJECTIVE, axes=names, a=t)
     elif body.kind == "contiguous":
-        statement = f"for every {names}: {t} takes consecutive values (step {body.option('step')}) in the other " \
-                    f"sub-axes"
+        statement = Phrase(Statement.BLOCK_CONTIGUOUS, axes=names, a=t, step=body.option("step"))
     else:
-        statement = f"for every {names}: {t} starts at a multiple of {body.option('alignment')}"
+        statement = Phrase(Statement.BLOCK_ALIGNED, axes=names, a=t, alignment=body.option("alignment"))
     return each_block(body.kind, G, n, m, statement, step=body.option("step", 1),
                       alignment=body.option("alignment", 1), limit=limit, show=show)
 
@@ -466,21 +465,22 @@ def _vector(claim: Claim, limit) -> Proof:
         t, v = q % nt, q // nt
         return {Key.THREAD: t, Key.THREAD_VALUE: v, Key.INDEX: q}
 
-    what = f"memory {term_text(memory)} o tv {term_text(tv)}"
-    cont = each_block("contiguous", G, n, w, f"every thread's {w} consecutive values are at consecutive "
-                                             f"addresses ({what})", limit=limit, show=show)
+    what = Phrase(Statement.MEMORY_OF_TV, memory=term_text(memory), tv=term_text(tv))
+    cont = each_block("contiguous", G, n, w, Phrase(Statement.VECTOR_CONTIGUOUS, width=w, what=what), limit=limit,
+                      show=show)
     if not cont.proved:
         return _vector_proof(claim, cont, w, a, what)
-    al = each_block("aligned", G, n, w, f"every group starts at a multiple of {a}", alignment=a, limit=limit,
+    al = each_block("aligned", G, n, w, Phrase(Statement.VECTOR_ALIGNED, alignment=a), alignment=a, limit=limit,
                     show=show)
     return _vector_proof(claim, al, w, a, what, cont)
 
 
 def _vector_proof(claim, p: Proof, w, a, what, contiguity: Proof | None = None) -> Proof:
-    statement = (f"for every thread t and every group of {w} consecutive values of t: the addresses are "
-                 f"consecutive and the first is a multiple of {a} ({what})")
+    statement = Phrase(Statement.VECTOR, width=w, alignment=a, what=what)
     method = p.method if contiguity is None or contiguity.method == p.method else f"{contiguity.method}+{p.method}"
-    reason = p.reason if contiguity is None else "; ".join(x for x in (contiguity.reason, p.reason) if x)
+    reason = p.reason
+    if contiguity is not None and contiguity.reason:
+        reason = Phrase(Reason.BOTH, first=contiguity.reason, second=p.reason) if p.reason else contiguity.reason
     if p.refuted:
-        reason = ("not contiguous: " if contiguity is None else "not aligned: ") + p.reason
+        reason = Phrase(Reason.NOT_CONTIGUOUS if contiguity is None else Reason.NOT_ALIGNED, why=p.reason)
     return Proof(statement, p.verdict, method, p.certificate, p.counterexample, reason)

@@ -18,7 +18,8 @@ from . import exact
 from .limits import exhaustive_limit
 from .linear import as_term, evaluate, size_of, term_text
 from .proof import Certificate, Proof
-from .vocabulary import Column, CounterexampleKey as Key, Method, Verdict
+from .vocabulary import Column, Condition, CounterexampleKey as Key, Method, Phrase, Query, Reason, Statement, \
+    Verdict
 from .table import Table
 
 # Domains (the product of the two sides) up to this size are enumerated with core.
@@ -40,7 +41,7 @@ def images_disjoint(a, b, domain_a: int | None = None, domain_b: int | None = No
     """``a(x) != b(y)`` for every ``x < domain_a`` and ``y < domain_b`` (domains default to the sizes)."""
     a, b = as_term(a), as_term(b)
     na, nb = _domain(a, domain_a), _domain(b, domain_b)
-    statement = f"image of {term_text(a)} on [0, {na}) and image of {term_text(b)} on [0, {nb}) are disjoint"
+    statement = Phrase(Statement.DISJOINT, a=term_text(a), na=na, b=term_text(b), nb=nb)
     if na + nb <= min(exhaustive_limit(limit), ENUMERATE_BELOW):
         seen = {}
         for y in range(nb):
@@ -53,7 +54,7 @@ def images_disjoint(a, b, domain_a: int | None = None, domain_b: int | None = No
     holds, pair, evidence, method = exact.decide("disjoint", a, na, b, nb)
     if holds is None:
         return Proof(statement, Verdict.UNKNOWN, Method.NONE, reason=evidence)
-    cert = Certificate(method, Table([Column.EXACT_QUERY, Column.RESULT], [["a common value", evidence]]), ())
+    cert = Certificate(method, Table([Column.EXACT_QUERY, Column.RESULT], [[Phrase(Query.COMMON_VALUE), evidence]]), ())
     if holds:
         return Proof(statement, Verdict.PROVED, method, cert)
     return _met(statement, a, b, pair[0], pair[1], method, cert)
@@ -64,7 +65,7 @@ def _met(statement, a, b, x, y, method, cert) -> Proof:
     if va != vb:
         raise AssertionError(f"images_disjoint: {x} and {y} do not meet ({va} vs {vb})")
     return Proof(statement, Verdict.REFUTED, method, cert, {Key.INDEX_OF_A: x, Key.INDEX_OF_B: y, Key.VALUE: va},
-                 reason=f"a({x}) = b({y}) = {va}")
+                 reason=Phrase(Reason.MEET, x=x, y=y, value=va))
 
 
 def image_contains(b, a, domain_b: int | None = None, domain_a: int | None = None,
@@ -72,7 +73,7 @@ def image_contains(b, a, domain_b: int | None = None, domain_a: int | None = Non
     """Every value ``a(x)``, ``x < domain_a``, is ``b(y)`` for some ``y < domain_b``."""
     a, b = as_term(a), as_term(b)
     na, nb = _domain(a, domain_a), _domain(b, domain_b)
-    statement = f"image of {term_text(b)} on [0, {nb}) contains the image of {term_text(a)} on [0, {na})"
+    statement = Phrase(Statement.CONTAINS, b=term_text(b), nb=nb, a=term_text(a), na=na)
     if na + nb <= min(exhaustive_limit(limit), ENUMERATE_BELOW):
         image = {evaluate(b, y) for y in range(nb)}
         x = next((x for x in range(na) if evaluate(a, x) not in image), None)
@@ -80,27 +81,27 @@ def image_contains(b, a, domain_b: int | None = None, domain_a: int | None = Non
         if x is None:
             return Proof(statement, Verdict.PROVED, Method.EXHAUSTIVE, cert)
         return Proof(statement, Verdict.REFUTED, Method.EXHAUSTIVE, cert, {Key.INDEX_OF_A: x, Key.VALUE: evaluate(a, x)},
-                     reason=f"no index of b maps to a({x}) = {evaluate(a, x)}")
+                     reason=Phrase(Reason.NOT_IN_B, x=x, value=evaluate(a, x)))
     if na <= nb:  # the same function on a's domain: a sub-domain of b's
         from .prover import prove
         same = prove(a, b, domain=na, limit=0)
         if same.proved:
             return Proof(statement, Verdict.PROVED, same.method, same.certificate,
-                         reason=f"a and b are the same function on [0, {na}) and {na} <= {nb}")
+                         reason=Phrase(Reason.SAME_FUNCTION_SUBDOMAIN, na=na, nb=nb))
     missing = _absent_value(a, na, b, nb)
     if missing is not None:
         x, evidence = missing
-        cert = Certificate("z3", Table([Column.EXACT_QUERY, Column.RESULT], [[f"a value b never takes", evidence]]), ())
+        cert = Certificate("z3", Table([Column.EXACT_QUERY, Column.RESULT], [[Phrase(Query.VALUE_NOT_IN_B), evidence]]), ())
         return Proof(statement, Verdict.REFUTED, Method.Z3, cert, {Key.INDEX_OF_A: x, Key.VALUE: evaluate(a, x)},
-                     reason=f"no index of b maps to a({x}) = {evaluate(a, x)}")
+                     reason=Phrase(Reason.NOT_IN_B, x=x, value=evaluate(a, x)))
     holds, x, evidence, method = exact.decide("subset", a, na, b, nb)
     if holds is None:
         return Proof(statement, Verdict.UNKNOWN, Method.NONE, reason=evidence)
-    cert = Certificate(method, Table([Column.EXACT_QUERY, Column.RESULT], [["a value of a outside b's image", evidence]]), ())
+    cert = Certificate(method, Table([Column.EXACT_QUERY, Column.RESULT], [[Phrase(Query.OUTSIDE_B), evidence]]), ())
     if holds:
         return Proof(statement, Verdict.PROVED, method, cert)
     return Proof(statement, Verdict.REFUTED, method, cert, {Key.INDEX_OF_A: x, Key.VALUE: evaluate(a, x)},
-                 reason=f"no index of b maps to a({x}) = {evaluate(a, x)}")
+                 reason=Phrase(Reason.NOT_IN_B, x=x, value=evaluate(a, x)))
 
 
 def _absent_value(a, na, b, nb, tries: int = 12):
@@ -119,4 +120,4 @@ def _absent_value(a, na, b, nb, tries: int = 12):
 
 
 def _enumerated(n: int) -> Certificate:
-    return Certificate("exhaustive", Table([Column.INPUTS_EVALUATED], [[n]]), ("both sides evaluated with core",))
+    return Certificate("exhaustive", Table([Column.INPUTS_EVALUATED], [[n]]), (Phrase(Condition.EVALUATED_WITH_CORE),))

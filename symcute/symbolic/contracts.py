@@ -54,7 +54,8 @@ from ..core.layout import Layout, Underscore, format_int_tuple
 from ..errors import SymcuteError
 from .linear import Compose
 from .proof import Certificate, Proof
-from .vocabulary import Column, CounterexampleKey as Key, Labelled, Method, Verdict, in_summary
+from .vocabulary import Column, Condition, CounterexampleKey as Key, Labelled, Method, Phrase, Reason, Statement, \
+    Verdict, in_summary
 from .table import Table
 
 DIVIDES = ("logical_divide", "zipped_divide", "tiled_divide", "flat_divide")
@@ -90,18 +91,23 @@ def contract(op: str, *args, limit: int | None = None, enumerate_up_to: int = 0)
         _ENUMERATE_UP_TO.reset(token)
 
 
-def _named(proof: Proof, statement: str) -> Proof:
+def _named(proof: Proof, statement: Phrase) -> Proof:
     return Proof(statement, proof.verdict, proof.method, proof.certificate, proof.counterexample, proof.reason)
 
 
-def _all(statement: str, proofs) -> Proof:
+def _value_claim(call: str, value, claim: Phrase) -> Phrase:
+    """``call = value: claim``, the statement of a contract that names CuTe's value."""
+    return Phrase(Statement.CONTRACT, call=call, result=str(value), claim=claim)
+
+
+def _all(statement: Phrase, proofs) -> Proof:
     """The conjunction: the first refuted part, else the first unknown, else proved."""
     proofs = list(proofs)
     for verdict in (Verdict.REFUTED, Verdict.UNKNOWN):
         for p in proofs:
             if p.verdict == verdict:
                 return Proof(statement, verdict, p.method, p.certificate, p.counterexample,
-                             f"{p.statement}: {p.reason}" if p.reason else p.statement)
+                             Phrase(Reason.PART_FAILS, part=p.statement, why=p.reason) if p.reason else p.statement)
     methods = sorted({p.method for p in proofs})
     conds = tuple(p.statement for p in proofs)
     return Proof(statement, Verdict.PROVED, "+".join(methods) or "refinement",
@@ -115,20 +121,20 @@ def _enumerable(n: int) -> bool:
     return 0 < n <= _ENUMERATE_UP_TO.get()
 
 
-def _equal(lhs, rhs, n: int, statement: str, labels, limit) -> Proof:
+def _equal(lhs, rhs, n: int, statement: Phrase, labels, limit) -> Proof:
     """``lhs(i) == rhs(i)`` for ``0 <= i < n``: numpy on an enumerable domain, else the prover."""
     from . import prover
     if n < 1:
-        return Proof(statement, Verdict.PROVED, Method.VACUOUS, reason="the domain is empty")
+        return Proof(statement, Verdict.PROVED, Method.VACUOUS, reason=Phrase(Reason.EMPTY_DOMAIN))
     if _enumerable(n):
         from . import exhaustive
         q = exhaustive.first_mismatch(exhaustive.values(lhs, n, n), exhaustive.values(rhs, n, n))
         cert = Certificate("exhaustive", Table([Column.INPUTS, Column.MISMATCHES], [[n, 0 if q is None else "≥1"]]),
-                           (f"evaluated both sides at all {n} inputs",))
+                           (Phrase(Condition.EVALUATED_BOTH, n=n),))
         if q is None:
             return Proof(statement, Verdict.PROVED, Method.EXHAUSTIVE, cert)
         return Proof(statement, Verdict.REFUTED, Method.EXHAUSTIVE, cert, prover._counterexample(lhs, rhs, q, labels),
-                     reason=f"{q} is the smallest index where the two sides differ")
+                     reason=Phrase(Reason.FIRST_DIFFERENCE, index=q))
     return _named(prover.prove(lhs, rhs, domain=n, limit=limit, labels=labels), statement)
 
 
@@ -189,14 +195,15 @@ def _composition(core, A, B, limit=None) -> Proof:
     if len(leaves) == 1 and not leaves[0][0]:
         return _composition_part(R, A, leaves[0][2], limit)
     parts = [_composition_part(_at(R, p), a, b, limit) for p, a, b in leaves]
-    return _all(f"composition({A}, {_text(B)}) = {R} meets R(c) == A(B(c)) mode by mode", parts)
+    return _all(Phrase(Statement.MEETS_BY_MODE, call=f"composition({A}, {_text(B)})", result=str(R)), parts)
 
 
 def _composition_part(R, A, B, limit) -> Proof:
     if B is None:  # `_`: CuTe keeps A's mode
-        return _equal(R, A, A.size(), f"composition({A}, _) = {R}: the same function as {A}", ("R", "A"), limit)
+        return _equal(R, A, A.size(), _value_claim(f"composition({A}, _)", R, Phrase(Statement.SAME_FUNCTION_AS, a=str(A))),
+                      ("R", "A"), limit)
     n = B.size()
-    statement = f"composition({A}, {B}) = {R}: R(c) == A(B(c)) for all 0 <= c < {n}"
+    statement = _value_claim(f"composition({A}, {B})", R, Phrase(Statement.COMPOSES, n=n))
     return _equal(R, Compose(A, B), n, statement, ("R", "A(B)"), limit)
 
 
@@ -222,7 +229,7 @@ def true_composition(A, B):
 def _right_inverse(core, L, limit=None) -> Proof:
     R = core.right_inverse(L)
     n = R.size()
-    statement = f"right_inverse({L}) = {R}: L(R(i)) == i for all 0 <= i < {n}"
+    statement = _value_claim(f"right_inverse({L})", R, Phrase(Statement.INVERTS_RIGHT, n=n))
     if _enumerable(n):
         return _equal(Compose(L, R), _identity(n), n, statement, ("L(R(i))", "i"), limit)
     from . import prover
@@ -232,8 +239,8 @@ def _right_inverse(core, L, limit=None) -> Proof:
 def _left_inverse(core, L, limit=None) -> Proof:
     R = core.left_inverse(L)
     n = L.size()
-    return _equal(Compose(L, Compose(R, L)), L, n, f"left_inverse({L}) = {R}: L(R(L(i))) == L(i) for all 0 <= i < {n}",
-                  ("L(R(L(i)))", "L(i)"), limit)
+    return _equal(Compose(L, Compose(R, L)), L, n,
+                  _value_claim(f"left_inverse({L})", R, Phrase(Statement.INVERTS_LEFT, n=n)), ("L(R(L(i)))", "L(i)"), limit)
 
 
 # --- complement -----------------------------------------------------------------------------
@@ -241,14 +248,16 @@ def _left_inverse(core, L, limit=None) -> Proof:
 def _complement(core, L, cotarget=None, limit=None) -> Proof:
     R = core.complement(L) if cotarget is None else core.complement(L, cotarget)
     hi = core.cosize(L) if cotarget is None else it.product(cotarget) if isinstance(cotarget, tuple) else cotarget
-    statement = f"complement({L}{'' if cotarget is None else f', {format_int_tuple(cotarget)}'}) = {R} meets CuTe's @post"
+    statement = Phrase(Statement.MEETS_POST, result=str(R),
+                       call=f"complement({L}{'' if cotarget is None else f', {format_int_tuple(cotarget)}'})")
     parts = []
     size_filtered = core.filter(L).size()
     need = hi // size_filtered if size_filtered else hi
+    sized = Phrase(Statement.COMPLEMENT_SIZE, size=R.size(), cotarget=hi, need=need)
     if R.size() >= need:
-        parts.append(Proof(f"size(R) = {R.size()} >= {hi} / size(filter(L)) = {need}", Verdict.PROVED, Method.ARITHMETIC))
+        parts.append(Proof(sized, Verdict.PROVED, Method.ARITHMETIC))
     else:
-        parts.append(Proof(f"size(R) = {R.size()} >= {hi} / size(filter(L)) = {need}", Verdict.REFUTED, Method.ARITHMETIC,
+        parts.append(Proof(sized, Verdict.REFUTED, Method.ARITHMETIC,
                            counterexample={Labelled(Key.SIZE, "R"): R.size(), Key.NEEDED_SIZE: need}))
     n = R.size()
     if n > 1:  # ordered: R(i) - R(i-1) > 0, i.e. the differences layout is positive
@@ -260,7 +269,7 @@ def _complement(core, L, cotarget=None, limit=None) -> Proof:
 def _ordered(R, limit) -> Proof:
     from . import exact
     n = R.size()
-    statement = f"R(i-1) < R(i) for all 1 <= i < {n}"
+    statement = Phrase(Statement.ORDERED, n=n)
     if _enumerable(n) or n <= _small(limit):
         v = _values(R, n)
         bad = next((i for i in range(1, n) if not v[i - 1] < v[i]), None) if v.dtype == object else \
@@ -274,7 +283,7 @@ def _ordered(R, limit) -> Proof:
 def _disjoint_from(R, L, limit) -> Proof:
     from . import exact
     n, m = R.size(), L.size()
-    statement = f"R(i) != L(j) for all 1 <= i < {n}, 0 <= j < {m}"
+    statement = Phrase(Statement.DISJOINT_FROM, n=n, m=m)
     if (_enumerable(n) and _enumerable(m)) or n * m <= _small(limit) * 4:
         np = _np()
         vr, vl = _values(R, n), _values(L, m)
@@ -315,10 +324,11 @@ def _small(limit) -> int:
 
 def _enumerated(statement, n, bad, witness) -> Proof:
     cert = Certificate("exhaustive", Table([Column.INPUTS, Column.FAILURES], [[n, 0 if bad is None else "≥1"]]),
-                       (f"evaluated at all {n} inputs with core",))
+                       (Phrase(Condition.EVALUATED_CORE, n=n),))
     if bad is None:
         return Proof(statement, Verdict.PROVED, Method.EXHAUSTIVE, cert)
-    return Proof(statement, Verdict.REFUTED, Method.EXHAUSTIVE, cert, witness(bad), reason="evaluated with core")
+    return Proof(statement, Verdict.REFUTED, Method.EXHAUSTIVE, cert, witness(bad),
+                 reason=Phrase(Reason.EVALUATED_WITH_CORE))
 
 
 def _decided(statement, holds, w, evidence, method, witness, check) -> Proof:
@@ -329,7 +339,7 @@ def _decided(statement, holds, w, evidence, method, witness, check) -> Proof:
         return Proof(statement, Verdict.PROVED, method, cert)
     if not check(w):
         raise AssertionError(f"contract: the back-end's witness {w} does not break {statement}")
-    return Proof(statement, Verdict.REFUTED, method, cert, witness(w), reason="re-evaluated with core")
+    return Proof(statement, Verdict.REFUTED, method, cert, witness(w), reason=Phrase(Reason.RE_EVALUATED))
 
 
 # --- divides and products ----------------------------------------------------------------------
@@ -377,26 +387,37 @@ def _divide(core, op, L, T, limit=None) -> Proof:
         r0 = len(T) if isinstance(T, tuple) else mode[0].rank if tile is None else tile.rank
         first, second = _pieces(core, op, D, T, path, tile, r0)
         if tile is None:
-            parts.append(_equal(first, mode, mode.size(), f"mode {path} of {D}: the same function as {mode}",
-                                ("D", "L"), limit))
+            parts.append(_equal(first, mode, mode.size(),
+                                Phrase(Statement.MODE_SAME_FUNCTION, path=path, result=str(D), a=str(mode)), ("D", "L"),
+                                limit))
             continue
         B = core.make_layout(tile, core.complement(tile, mode.size()))
         piece = core.make_layout(first, second)
         n = piece.size()
-        statement = f"{op}({mode}, {tile}) part {piece}: D(c) == L(B(c)) for all 0 <= c < {n}, B = {B}"
+        statement = Phrase(Statement.DIVIDE_PART, call=f"{op}({mode}, {tile})", piece=str(piece),
+                           claim=Phrase(Statement.DIVIDES, n=n, B=str(B)))
         parts.append(_equal(piece, Compose(mode, B), n, statement, ("D", "L(B)"), limit))
+    call = f"{op}({L}, {_text(T)})"
     if len(parts) == 1:
-        return _named(parts[0], f"{op}({L}, {_text(T)}) = {D}: {parts[0].statement.split(': ', 1)[-1]}")
-    return _all(f"{op}({L}, {_text(T)}) = {D} meets the definition mode by mode", parts)
+        return _named(parts[0], _value_claim(call, D, _what(parts[0].statement)))
+    return _all(Phrase(Statement.MEETS_BY_MODE_DEFINITION, call=call, result=str(D)), parts)
 
 
-def _product_parts(core, block_part, tile_part, A, B, limit, where: str) -> list:
+def _what(part: Phrase) -> Phrase:
+    """What a divide's one part claims, without the part's own name (``D(c) == L(B(c)) ...``)."""
+    if part.kind is Statement.MODE_SAME_FUNCTION:
+        return Phrase(Statement.SAME_FUNCTION_AS, a=part.args["a"])
+    return part.args["claim"]
+
+
+def _product_parts(core, block_part, tile_part, A, B, limit, call: str, value) -> list:
     """The block part is A's function; the tile part is complement(A, size(A)*cosize(B)) o B's."""
     C = core.complement(A, A.size() * core.cosize(B))
-    return [_equal(block_part, A, A.size(), f"{where}: the block part {block_part} == {A}", ("P", "A"), limit),
-            _equal(tile_part, Compose(C, B), B.size(),
-                   f"{where}: the tile part {tile_part} == complement(A, {A.size() * core.cosize(B)}) o B = {C} o {B}",
-                   ("P", "C(B)"), limit)]
+    block = Phrase(Statement.BLOCK_PART, call=call, result=str(value), part=str(block_part), a=str(A))
+    tile = Phrase(Statement.TILE_PART, call=call, result=str(value), part=str(tile_part),
+                  cotarget=A.size() * core.cosize(B), C=str(C), B=str(B))
+    return [_equal(block_part, A, A.size(), block, ("P", "A"), limit),
+            _equal(tile_part, Compose(C, B), B.size(), tile, ("P", "C(B)"), limit)]
 
 
 def _product(core, op, A, B, limit=None) -> Proof:
@@ -409,11 +430,12 @@ def _product(core, op, A, B, limit=None) -> Proof:
         r0 = len(B) if isinstance(B, tuple) else mode[0].rank if tile is None else mode.rank
         first, second = _pieces(core, op, P, B, path, tile, r0)
         if tile is None:
-            parts.append(_equal(first, mode, mode.size(), f"mode {path} of {P}: the same function as {mode}",
-                                ("P", "A"), limit))
+            parts.append(_equal(first, mode, mode.size(),
+                                Phrase(Statement.MODE_SAME_FUNCTION, path=path, result=str(P), a=str(mode)), ("P", "A"),
+                                limit))
             continue
-        parts += _product_parts(core, first, second, mode, tile, limit, f"{op}({mode}, {tile}) = {P}")
-    return _all(f"{op}({A}, {_text(B)}) = {P} meets its definition", parts)
+        parts += _product_parts(core, first, second, mode, tile, limit, f"{op}({mode}, {tile})", P)
+    return _all(Phrase(Statement.MEETS_DEFINITION, call=f"{op}({A}, {_text(B)})", result=str(P)), parts)
 
 
 def _rank_matched(core, op, A, B, limit, block_first: bool) -> Proof:
@@ -425,8 +447,8 @@ def _rank_matched(core, op, A, B, limit, block_first: bool) -> Proof:
     second = core.make_layout(*[m[1] for m in modes])
     block, tile = (first, second) if block_first else (second, first)
     order = "(block_i, tile_i)" if block_first else "(tile_i, block_i)"
-    return _all(f"{op}({A}, {B}) = {P}: mode i is {order} of logical_product(A, B)",
-                _product_parts(core, block, tile, A, B, limit, f"{op}({A}, {B}) = {P}"))
+    return _all(_value_claim(f"{op}({A}, {B})", P, Phrase(Statement.MODE_ORDER, order=order)),
+                _product_parts(core, block, tile, A, B, limit, f"{op}({A}, {B})", P))
 
 
 def _blocked_product(core, A, B, limit=None) -> Proof:
@@ -442,18 +464,18 @@ def _raked_product(core, A, B, limit=None) -> Proof:
 def _coalesce(core, L, limit=None) -> Proof:
     C = core.coalesce(L)
     n = L.size()
-    statement = f"coalesce({L}) = {C}: the same function on [0, {n})"
+    statement = _value_claim(f"coalesce({L})", C, Phrase(Statement.SAME_FUNCTION_ON, n=n))
     if C.size() != n:
         return Proof(statement, Verdict.REFUTED, Method.DOMAINS, counterexample={Labelled(Key.SIZE, "L"): n, Labelled(Key.SIZE, "C"): C.size()},
-                     reason="the sizes differ")
+                     reason=Phrase(Reason.SIZES_DIFFER))
     return _equal(L, C, n, statement, ("lhs", "rhs"), limit)
 
 
 def _filter(core, L, limit=None) -> Proof:
     F = core.filter(L)
-    statement = f"filter({L}) = {F}: the same image, no stride-0 mode"
+    statement = _value_claim(f"filter({L})", F, Phrase(Statement.SAME_IMAGE_NO_ZERO))
     zero = [d for s, d in zip(it.flatten_to_tuple(F.shape), it.flatten_to_tuple(F.stride)) if s != 1 and d == 0]
-    parts = [Proof("no stride-0 mode of extent > 1", Verdict.REFUTED if zero else Verdict.PROVED, Method.INSPECTION)]
+    parts = [Proof(Phrase(Statement.NO_ZERO_STRIDE), Verdict.REFUTED if zero else Verdict.PROVED, Method.INSPECTION)]
     parts.append(_same_image(L, F, 1, 1, limit))
     return _all(statement, parts)
 
@@ -462,19 +484,22 @@ def _filter(core, L, limit=None) -> Proof:
 
 def _upcast(core, L, n, limit=None) -> Proof:
     U = core.upcast(L, n)
-    return _recast_claim(L, f"upcast<{n}>({L}) = {U}: the same memory in units of {n}", U, n, 1, limit)
+    return _recast_claim(L, _value_claim(f"upcast<{n}>({L})", U, Phrase(Statement.SAME_MEMORY_IN_UNITS, units=n)),
+                         U, n, 1, limit)
 
 
 def _downcast(core, L, n, limit=None) -> Proof:
     D = core.downcast(L, n)
-    return _recast_claim(L, f"downcast<{n}>({L}) = {D}: the same memory in units of 1/{n}", D, 1, n, limit)
+    return _recast_claim(L, _value_claim(f"downcast<{n}>({L})", D,
+                                         Phrase(Statement.SAME_MEMORY_IN_UNITS, units=f"1/{n}")), D, 1, n, limit)
 
 
 def _recast_layout(core, L, old, new, limit=None) -> Proof:
     from ..core.recast import recast_ratio
     R = core.recast_layout(L, old, new)
     up, down = recast_ratio(old, new)   # CuTe: upcast<up> then downcast<down>
-    return _recast_claim(L, f"recast_layout<{old},{new}>({L}) = {R}: the same memory", R, up, down, limit)
+    return _recast_claim(L, _value_claim(f"recast_layout<{old},{new}>({L})", R, Phrase(Statement.SAME_MEMORY)),
+                         R, up, down, limit)
 
 
 def _recast_claim(L, statement, R, up, down, limit) -> Proof:
@@ -482,9 +507,8 @@ def _recast_claim(L, statement, R, up, down, limit) -> Proof:
     about the memory of a layout of distinct elements: for an injective layout with non-negative
     strides.  Elsewhere the claim is vacuous, and said so."""
     if any(type(d) is int and d < 0 for d in it.flatten_to_tuple(L.stride)) or not _injective(L, limit):
-        return Proof(f"if {L} is injective with non-negative strides, then {statement}", Verdict.PROVED, Method.VACUOUS,
-                     reason="the precondition does not hold (a negative stride, or L not proved injective): "
-                            "the claim says nothing here")
+        return Proof(Phrase(Statement.IF_INJECTIVE, a=str(L), claim=statement), Verdict.PROVED, Method.VACUOUS,
+                     reason=Phrase(Reason.PRECONDITION_FAILS))
     return _all(statement, [_same_image(L, R, up, down, limit)])
 
 
@@ -525,7 +549,7 @@ def _same_image(L, R, up: int, down: int, limit) -> Proof:
     """image(R) == { down * floor(v / up) + j : v in image(L), 0 <= j < down } (an upcast by ``up``, then a
     downcast by ``down``: the same bytes in other units)."""
     from . import exact
-    statement = f"image(R) == {_scaled_text(up, down)}"
+    statement = Phrase(Statement.SAME_IMAGE, image=_scaled_text(up, down))
     n, m = L.size(), R.size()
     if (_enumerable(n * down) and _enumerable(m)) or n * down + m <= _small(limit) * 16:
         vl, vr = _values(L, n), _values(R, m)
@@ -535,14 +559,14 @@ def _same_image(L, R, up: int, down: int, limit) -> Proof:
         ce = {Key.ONLY_IN_IMAGE_OF_R: extra[:3]} if extra else {}
         if missing:
             ce[Key.MISSING_FROM_IMAGE_OF_R] = missing[:3]
-        return Proof(statement, Verdict.REFUTED, Method.EXHAUSTIVE, None, ce, reason="both images enumerated with core")
+        return Proof(statement, Verdict.REFUTED, Method.EXHAUSTIVE, None, ce, reason=Phrase(Reason.IMAGES_ENUMERATED))
     holds, w, evidence, method = exact.decide("same_image", L, R, up, down)
     if holds is None:
         return Proof(statement, Verdict.UNKNOWN, Method.NONE, reason=evidence)
     cert = Certificate(method, Table([Column.EXACT_QUERY, Column.RESULT], [[statement, evidence]]), ())
     if holds:
         return Proof(statement, Verdict.PROVED, method, cert)
-    return Proof(statement, Verdict.REFUTED, method, cert, {Key.VALUE: w}, reason="in one image and not the other")
+    return Proof(statement, Verdict.REFUTED, method, cert, {Key.VALUE: w}, reason=Phrase(Reason.IN_ONE_IMAGE))
 
 
 # --- checking the values a computation returns -------------------------------------------------

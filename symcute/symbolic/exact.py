@@ -2,7 +2,8 @@
 
 ``decide(question, *args)`` returns ``(holds, witness, evidence, method)`` from the
 first back-end that decides (``method`` is ``"z3"`` or ``"isl"``), or
-``(None, None, why none did, "none")``.  Z3 answers within its
+``(None, None, why none did, "none")`` (why: a :class:`~symcute.symbolic.vocabulary.Phrase`; a
+decided query's evidence is the back-end's own text).  Z3 answers within its
 own timeout; ISL has no reliable interrupt (its operation bound does not cover
 every step), so each ISL query runs in a forked child that is stopped after
 ``ISL_SECONDS``.  Neither back-end is trusted for a counterexample: the prover
@@ -16,6 +17,7 @@ import multiprocessing
 import os
 
 from . import isl_backend, z3_backend
+from .vocabulary import Phrase, Reason
 
 ISL_SECONDS = float(os.environ.get("SYMCUTE_ISL_SECONDS", "10"))
 
@@ -75,18 +77,17 @@ def time_budget(z3_ms: int, isl_seconds: float):
 
 def decide(question: str, *args):
     if not ENABLED:
-        return None, None, "the exact back-ends are off (SYMCUTE_EXACT=0)", "none"
+        return None, None, Phrase(Reason.EXACT_OFF), "none"
     modes = sum(_modes(a) for a in args)
     if modes > MAX_MODES:
-        return None, None, (f"the claim has {modes} flat modes, more than the exact back-ends take "
-                            f"(symcute.symbolic.exact.MAX_MODES = {MAX_MODES})"), "none"
+        return None, None, Phrase(Reason.TOO_MANY_MODES, modes=modes, limit=MAX_MODES), "none"
     notes = []
     if question in _Z3:
         if z3_backend.available():
             try:
                 return _Z3[question](*args) + ("z3",)
             except (isl_backend.NotRepresentable, isl_backend.Exhausted) as e:
-                notes.append(f"Z3: {e}")
+                notes.append(Phrase(Reason.BACKEND_NOTE, backend="Z3", detail=str(e)))
         else:
             notes.append(z3_backend.INSTALL_HINT)
     if question in _ISL:
@@ -94,10 +95,15 @@ def decide(question: str, *args):
             try:
                 return _bounded(_ISL[question], args, ISL_SECONDS) + ("isl",)
             except (isl_backend.NotRepresentable, isl_backend.Exhausted) as e:
-                notes.append(f"ISL: {e}")
+                notes.append(Phrase(Reason.BACKEND_NOTE, backend="ISL", detail=str(e)))
         else:
             notes.append(isl_backend.INSTALL_HINT)
-    return None, None, "; ".join(notes) or f"no exact back-end answers {question!r}", "none"
+    if not notes:
+        return None, None, Phrase(Reason.NO_BACKEND, question=repr(question)), "none"
+    why = notes[0]
+    for note in notes[1:]:
+        why = Phrase(Reason.BOTH, first=why, second=note)
+    return None, None, why, "none"
 
 
 def _child(conn, fn, args):

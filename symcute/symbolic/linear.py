@@ -28,10 +28,17 @@ from .formula import Formula, formula
 from .swizzled import SwizzledFormula
 from .names import split_names
 from .naming import input_chain
+from .vocabulary import Phrase, Reason
 
 
 class NotLinear(Exception):
-    """The term has no linear form over a digit chain of the domain (the reason is the message)."""
+    """The term has no linear form over a digit chain of the domain (the reason is the message: a
+    :class:`~symcute.symbolic.vocabulary.Phrase`, or an error's text)."""
+
+
+def reason_of(e: Exception):
+    """The reason a NotLinear (or any exception) carries: its Phrase as it is, else its text."""
+    return e.args[0] if len(e.args) == 1 and isinstance(e.args[0], Phrase) else str(e)
 
 
 class Compose:
@@ -117,7 +124,7 @@ def _formula_of(layout) -> Formula:
     if isinstance(layout, SwizzledFormula):
         layout = layout.layout
     if isinstance(layout, (ComposedLayout, Swizzle)):
-        raise NotLinear(f"{layout} is swizzled: an XOR of bit-fields, not a linear form over digits")
+        raise NotLinear(Phrase(Reason.SWIZZLED, layout=str(layout)))
     try:
         return formula(layout)
     except SymcuteError as e:  # e.g. a negative extent (CuTe's left_inverse can produce one)
@@ -134,13 +141,13 @@ def _domain_digits(f: Formula, n: int) -> list[Digit]:
         shape = it.flatten_to_tuple(f.layout.shape)
         last_w = size // shape[-1]
         if n % last_w:
-            raise NotLinear(f"[0, {n}) is not a box of the digits of {f.layout} (extended past its size {size})")
+            raise NotLinear(Phrase(Reason.NOT_A_BOX_EXTENDED, n=n, layout=str(f.layout), size=size))
         ext = n // last_w
         last_stride = it.flatten_to_tuple(f.layout.stride)[-1]
         if axes and axes[-1].leaf == last_leaf:
             top = axes.pop()  # the last mode's lower digits stay, its top digit grows
             if n % top.weight:
-                raise NotLinear(f"[0, {n}) is not a box of the digits of {f.layout}")
+                raise NotLinear(Phrase(Reason.NOT_A_BOX, n=n, layout=str(f.layout)))
             axes.append(top._replace(extent=n // top.weight))
         else:
             axes.append(_axis(f.leaf_labels[-1], ext, size, last_stride, last_leaf))
@@ -150,8 +157,7 @@ def _domain_digits(f: Formula, n: int) -> list[Digit]:
             out.append(Digit(a.name, a.extent, a.weight, a.stride))
         elif a.weight < n:
             if n % a.weight:
-                raise NotLinear(f"[0, {n}) is not a box of the digits of {f.layout}: it ends inside digit "
-                                f"{a.name} (weight {a.weight}) at a non-multiple of its weight")
+                raise NotLinear(Phrase(Reason.ENDS_INSIDE, n=n, layout=str(f.layout), digit=a.name, weight=a.weight))
             out.append(Digit(a.name, n // a.weight, a.weight, a.stride))
     return [d for d in out if d.extent > 1]
 
@@ -174,11 +180,10 @@ def _through(outer, inner: list[Digit]) -> list[Digit]:
     out, pieces_all = [], []
     for d in inner:
         if d.coef < 0:
-            raise NotLinear(f"digit {d.name} of the inner function has a negative coefficient {d.coef}")
+            raise NotLinear(Phrase(Reason.NEGATIVE_INNER, digit=d.name, coef=d.coef))
         pieces = land(d.coef, d.extent, chain.weights, chain.extents)
         if pieces is None:
-            raise NotLinear(f"digit {d.name} (extent {d.extent}, value step {d.coef}) does not split over the "
-                            f"digits of {f.layout}: a step straddles a digit boundary")
+            raise NotLinear(Phrase(Reason.NO_SPLIT, digit=d.name, extent=d.extent, step=d.coef, layout=str(f.layout)))
         names = split_names(d.name, len(pieces)) if len(pieces) > 1 else [d.name]
         for nm, p in zip(names, pieces):
             if p.target is None:
@@ -191,8 +196,7 @@ def _through(outer, inner: list[Digit]) -> list[Digit]:
     bad = carries(pieces_all, chain.extents)
     if bad:
         j, span, ext = bad[0]
-        raise NotLinear(f"the inner values can carry out of digit {chain.names[j]} of {f.layout} "
-                        f"(they span {span + 1} positions of its {ext})")
+        raise NotLinear(Phrase(Reason.CARRIES, digit=chain.names[j], layout=str(f.layout), span=span + 1, extent=ext))
     return out
 
 

@@ -22,7 +22,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .table import Table
-from .vocabulary import CounterexampleKey, Labelled, Method, Verdict, read_cell, read_column, read_key
+from .vocabulary import Column, Condition, CounterexampleKey, Labelled, Method, Query, Reason, Statement, Verdict, \
+    read_cell, read_column, read_key, read_phrase
 
 VERDICTS = tuple(v.value for v in Verdict)
 
@@ -31,13 +32,16 @@ VERDICTS = tuple(v.value for v in Verdict)
 # "weight" that reads like one of the prover's own columns.
 SIDE_COLUMNS = {"equality": (3, 4)}
 
+# The columns whose cells are phrases (an exact back-end's query; a conjunction's parts, which are claims).
+PHRASE_COLUMNS = {Column.EXACT_QUERY: (Query, Statement), Column.PART: (Statement,)}
+
 
 @dataclass(frozen=True)
 class Certificate:
     """The argument behind a verdict: a table of digits and the side conditions used."""
     kind: str                 # "equality", "injective", "surjective", "exhaustive"
     table: Table
-    conditions: tuple = ()
+    conditions: tuple = ()    # Phrases (a Condition, or a conjunction's part Claims)
     data: dict = field(default_factory=dict)
 
     def __repr__(self) -> str:
@@ -58,14 +62,22 @@ class Certificate:
         t = Table.from_dict(d["table"])
         kind = str(d["kind"])
         sides = SIDE_COLUMNS.get(kind, ())   # the claim's labels stay labels, whatever they read like
-        t = Table([h if k in sides else read_column(h) for k, h in enumerate(t.header)],
-                  [[read_cell(c) for c in r] for r in t.rows], t.title)
-        return Certificate(kind, t, tuple(str(c) for c in d["conditions"]), dict(d.get("data") or {}))
+        header = [h if k in sides else read_column(h) for k, h in enumerate(t.header)]
+        phrases = {k: PHRASE_COLUMNS[h] for k, h in enumerate(header) if h in PHRASE_COLUMNS}
+        rows = [[read_phrase(c, phrases[k]) if k in phrases else read_cell(c) for k, c in enumerate(r)]
+                for r in t.rows]
+        return Certificate(kind, Table(header, rows, t.title),
+                           tuple(read_phrase(str(c), (Condition, Statement)) for c in d["conditions"]),
+                           dict(d.get("data") or {}))
 
 
 @dataclass(frozen=True)
 class Proof:
-    """The answer to a claim about layouts."""
+    """The answer to a claim about layouts.
+
+    ``statement`` and ``reason`` are :class:`~symcute.symbolic.vocabulary.Phrase` values (a Statement, a
+    Reason) wherever the prover made them: text as ``str`` prints it, with the kind and arguments kept
+    for the report's wording."""
     statement: str
     verdict: Verdict
     method: Method | str
@@ -139,9 +151,9 @@ class Proof:
             ce = d.get("counterexample")
             if ce is not None and not isinstance(ce, dict):
                 raise TypeError("counterexample is not an object")
-            return Proof(str(d["statement"]), verdict, str(d["method"]), cert,
+            return Proof(read_phrase(str(d["statement"]), (Statement,)), verdict, str(d["method"]), cert,
                          {read_key(str(k)): _tuples(v) for k, v in ce.items()} if ce else None,
-                         str(d.get("reason", "")))
+                         read_phrase(str(d.get("reason", "")), (Reason, Statement)))
         except (KeyError, TypeError, ValueError, AttributeError) as e:
             raise SymcuteError(f"Proof.from_dict: malformed proof ({type(e).__name__}: {e})") from None
 

@@ -32,13 +32,14 @@ from ..core.swizzle import Swizzle
 from ..errors import SymcuteError
 from . import exact, exhaustive, prover_f2
 from .formula import Formula, formula
-from .limits import HOW_TO_CHANGE, exhaustive_limit, _pow2
-from .linear import Compose, NotLinear, as_term, coalesce_digits, common_rows, evaluate, linearize, size_of, \
-    term_text
+from .limits import HOW_TO_CHANGE, exhaustive_limit
+from .linear import Compose, NotLinear, as_term, coalesce_digits, common_rows, evaluate, linearize, reason_of, \
+    size_of, term_text
 from .proof import Certificate, Proof
 from .swizzled import SwizzledFormula
 from .table import Table
-from .vocabulary import Cell, Column, CounterexampleKey as Key, Labelled, Method, Verdict, side_key
+from .vocabulary import Cell, Column, Condition, Count, CounterexampleKey as Key, Labelled, Method, \
+    Phrase, Query, Reason, Statement, Verdict, side_key
 
 # Domains up to this size re-check a decided refutation by enumeration (cheap; larger ones rely on the
 # argument alone, which is exact: enumeration is a cross-check, never the decision).
@@ -54,11 +55,15 @@ def _exact(question: str, *args):
     return exact.decide(question, *args)
 
 
-def _exact_certificate(evidence: str, what: str, method: str) -> Certificate:
+def _exact_certificate(evidence: str, what: Phrase, method: str) -> Certificate:
     return Certificate(method, Table([Column.EXACT_QUERY, Column.RESULT], [[what, evidence]]),
-                       ("each side is CuTe's evaluation written exactly in integer arithmetic (mixed-radix "
-                        "digits, floor and mod by constants, swizzle bits); Z3 or ISL decides the "
-                        "negated claim, and every witness is re-evaluated with core",))
+                       (Phrase(Condition.EXACT_ENCODING),))
+
+
+def _over_limit(why, n: int, lim: int, items: bool = False) -> Phrase:
+    """``why`` with the clause that the domain (``items``: the enumeration) exceeds the exhaustive limit."""
+    return Phrase(Reason.OVER_LIMIT_ITEMS if items else Reason.OVER_LIMIT, why=why, n=Count(n), limit=Count(lim),
+                  how=HOW_TO_CHANGE)
 
 
 def _enumerate_first(n: int, limit) -> bool:
@@ -90,14 +95,13 @@ def prove(lhs, rhs=None, domain: int | None = None, limit: int | None = None, la
     if domain is None:
         if nl != nr:
             small = min(nl, nr)
-            return Proof(f"{sa} == {sb} as functions (sizes {nl} and {nr})", Verdict.REFUTED, Method.DOMAINS,
+            return Proof(Phrase(Statement.EQUAL_SIZES, a=sa, b=sb, na=nl, nb=nr), Verdict.REFUTED, Method.DOMAINS,
                          counterexample={Key.INDEX: small, Labelled(Key.SIZE, la): nl, Labelled(Key.SIZE, lb): nr},
-                         reason=f"the domains differ: index {small} is in the domain of "
-                                f"{la if nl > nr else lb} only")
+                         reason=Phrase(Reason.DOMAINS_DIFFER, index=small, side=la if nl > nr else lb))
         n = nl
     else:
         n = _check_domain(domain)
-    statement = f"{sa}(i) == {sb}(i) for all 0 <= i < {n}"
+    statement = Phrase(Statement.EQUAL, a=sa, b=sb, n=n)
     return _prove_equal(lhs, rhs, n, statement, limit, (la, lb))
 
 
@@ -117,11 +121,12 @@ def _prove_equal(lhs, rhs, n: int, statement: str, limit, labels, names=None) ->
         a, b = linearize(lhs, n), linearize(rhs, n)
         rows = common_rows(a, b) or common_rows(coalesce_digits(a), coalesce_digits(b))
         if rows is None:
-            raise NotLinear("the two sides' digits have no common refinement")
+            raise NotLinear(Phrase(Reason.NO_COMMON_REFINEMENT))
     except NotLinear as e:
         return _unless_f2(prover_f2.equal(lhs, rhs, n, statement, labels),
-                          lambda: _exhaustive_equal(lhs, rhs, n, statement, prover_f2.why_not(str(e), (lhs, rhs), n),
-                                                    limit, labels, names))
+                          lambda: _exhaustive_equal(lhs, rhs, n, statement,
+                                                    prover_f2.why_not(reason_of(e), (lhs, rhs), n), limit, labels,
+                                                    names))
     cert = _equality_certificate(rows, labels)
     diffs = [r for r in rows if r.lhs != r.rhs]
     if not diffs:
@@ -130,10 +135,9 @@ def _prove_equal(lhs, rhs, n: int, statement: str, limit, labels, names=None) ->
     r = diffs[0]
     q = r.weight
     ce = _counterexample(lhs, rhs, q, labels, names)
-    ce[Key.DIGIT] = f"{r.name}=1 (extent {r.extent}): coefficient {r.lhs} vs {r.rhs}"
+    ce[Key.DIGIT] = Phrase(Reason.DIGIT_COEFFICIENTS, digit=r.name, extent=r.extent, lhs=r.lhs, rhs=r.rhs)
     return Proof(statement, Verdict.REFUTED, Method.REFINEMENT, cert, ce,
-                 reason=f"digit {r.name} has coefficient {r.lhs} on the left and {r.rhs} on the right; "
-                        f"{q} is the smallest index where they differ")
+                 reason=Phrase(Reason.DIGIT_DIFFERS, digit=r.name, lhs=r.lhs, rhs=r.rhs, index=q))
 
 
 def _equality_certificate(rows, labels) -> Certificate:
@@ -148,12 +152,9 @@ def _equality_certificate(rows, labels) -> Certificate:
         if via:
             line.append(" ; ".join(r.lhs_via) or "-")
         body.append(line)
-    conditions = [f"the digits form the mixed-radix chain of [0, {_pow2(_top(rows))}) (weights are prefix "
-                  f"products of the extents)",
-                  "both sides are linear forms in these digits, so they agree iff every row agrees"]
+    conditions = [Phrase(Condition.MIXED_RADIX, top=Count(_top(rows))), Phrase(Condition.LINEAR_FORMS)]
     if via:
-        conditions.append("through each composition, no outer digit can overflow into the next "
-                          "(checked digit by digit), so the composite stays linear")
+        conditions.append(Phrase(Condition.NO_OVERFLOW))
     data = {"digits": [r._asdict() for r in rows]}
     return Certificate("equality", Table(header, body), tuple(conditions), data)
 
@@ -236,24 +237,22 @@ def _exhaustive_equal(lhs, rhs, n, statement, why, limit, labels, names=None) ->
     if not _enumerate_first(n, limit):
         holds, q, evidence, method = _exact("equal", lhs, rhs, n)
         if holds is not None:
-            cert = _exact_certificate(evidence, "indices where the two sides differ", method)
+            cert = _exact_certificate(evidence, Phrase(Query.DIFFERENT_INDICES), method)
             if holds:
                 return Proof(statement, Verdict.PROVED, method, cert, reason=why)
             return Proof(statement, Verdict.REFUTED, method, cert, _counterexample(lhs, rhs, q, labels, names),
-                         reason=f"{q} is the smallest index where the two sides differ")
-        why = f"{why}; the exact back-ends did not decide ({evidence})"
+                         reason=Phrase(Reason.FIRST_DIFFERENCE, index=q))
+        why = Phrase(Reason.EXACT_UNDECIDED, why=why, evidence=evidence)
     if n > lim:
-        return Proof(statement, Verdict.UNKNOWN, Method.NONE,
-                     reason=f"{why}; the domain of {_pow2(n)} inputs exceeds the exhaustive limit {_pow2(lim)} "
-                            f"({HOW_TO_CHANGE})")
+        return Proof(statement, Verdict.UNKNOWN, Method.NONE, reason=_over_limit(why, n, lim))
     va, vb = exhaustive.values(lhs, n, lim), exhaustive.values(rhs, n, lim)
     q = exhaustive.first_mismatch(va, vb)
     cert = Certificate("exhaustive", Table([Column.INPUTS, Column.MISMATCHES], [[n, 0 if q is None else "≥1"]]),
-                       (f"evaluated both sides at all {n} inputs",))
+                       (Phrase(Condition.EVALUATED_BOTH, n=n),))
     if q is None:
         return Proof(statement, Verdict.PROVED, Method.EXHAUSTIVE, cert, reason=why)
     return Proof(statement, Verdict.REFUTED, Method.EXHAUSTIVE, cert, _counterexample(lhs, rhs, q, labels, names),
-                 reason=f"{q} is the smallest index where the two sides differ")
+                 reason=Phrase(Reason.FIRST_DIFFERENCE, index=q))
 
 
 # --- inverse identities --------------------------------------------------------------
@@ -266,7 +265,7 @@ def prove_right_inverse(L, R=None, limit: int | None = None, labels=("L", "R")) 
     R = as_term(R)
     n = size_of(R)
     a, b = labels
-    statement = f"{a}({b}(i)) == i for all 0 <= i < {n} ({a} = {term_text(L)}, {b} = {term_text(R)})"
+    statement = Phrase(Statement.RIGHT_INVERSE, a=a, b=b, n=n, L=term_text(L), R=term_text(R))
     C = Compose(L, R)
     return _prove_equal(C, _identity(n), n, statement, limit, (f"{a}({b}(i))", "i"),
                         {id(C.outer): a, id(C.inner): b})
@@ -280,7 +279,7 @@ def prove_left_inverse(L, R=None, limit: int | None = None, labels=("L", "R")) -
     R = as_term(R)
     n = size_of(L)
     a, b = labels
-    statement = f"{b}({a}(x)) == x for all 0 <= x < {n} ({a} = {term_text(L)}, {b} = {term_text(R)})"
+    statement = Phrase(Statement.LEFT_INVERSE, a=a, b=b, n=n, L=term_text(L), R=term_text(R))
     C = Compose(R, L)
     return _prove_equal(C, _identity(n), n, statement, limit, (f"{b}({a}(x))", "x"),
                         {id(C.outer): b, id(C.inner): a})
@@ -307,16 +306,17 @@ def is_injective(L, limit: int | None = None) -> Proof:
     """``L(x) != L(y)`` for all distinct ``x, y < size(L)``."""
     L = as_term(L)
     n = size_of(L)
-    statement = f"{term_text(L)} is injective on [0, {n})"
+    statement = Phrase(Statement.INJECTIVE, a=term_text(L), n=n)
     try:
         digits = linearize(L, n)
     except NotLinear as e:
         return _unless_f2(prover_f2.injective(L, n, statement),
-                          lambda: _exhaustive_injective(L, n, statement, prover_f2.why_not(str(e), (L,), n), limit))
+                          lambda: _exhaustive_injective(L, n, statement, prover_f2.why_not(reason_of(e), (L,), n),
+                                                        limit))
     for d in digits:
         if d.coef == 0:
-            return _collision(L, statement, 0, d.weight, f"digit {d.name} (extent {d.extent}) has stride 0: "
-                                                           f"a broadcast", digits)
+            return _collision(L, statement, 0, d.weight, Phrase(Reason.ZERO_STRIDE, digit=d.name, extent=d.extent),
+                              digits)
     order = sorted(digits, key=lambda d: abs(d.coef))
     rows, span, ok = [], 0, True
     for d in order:
@@ -326,8 +326,7 @@ def is_injective(L, limit: int | None = None) -> Proof:
         span += abs(d.coef) * (d.extent - 1)
     cert = Certificate("injective", Table([Column.DIGIT, Column.EXTENT, Column.ABS_STRIDE, Column.SPAN_BELOW,
                                               Column.ABOVE_SPAN], rows),
-                       ("digits sorted by |stride|; each stride exceeds the largest sum the smaller digits "
-                        "reach, so distinct digit vectors give distinct values",))
+                       (Phrase(Condition.CHAIN_INJECTIVE),))
     if ok:
         return Proof(statement, Verdict.PROVED, Method.CHAIN, cert)
     pair = _find_collision(order)
@@ -335,7 +334,7 @@ def is_injective(L, limit: int | None = None) -> Proof:
         x, y, why = pair
         return _collision(L, statement, x, y, why, digits, cert)
     return _unless_f2(prover_f2.injective(L, n, statement), lambda: _exhaustive_injective(
-        L, n, statement, "the sorted strides do not form a chain and no simple collision exists", limit))
+        L, n, statement, Phrase(Reason.NO_CHAIN), limit))
 
 
 def _find_collision(order):
@@ -347,8 +346,8 @@ def _find_collision(order):
                 k = cj // ci
                 same = (di.coef > 0) == (dj.coef > 0)
                 x, y = (dj.weight, k * di.weight) if same else (k * di.weight + dj.weight, 0)
-                return x, y, (f"{dj.name}=1 and {di.name}={k} give the same value" if same else
-                              f"{di.name}={k} and {dj.name}=1 cancel")
+                return x, y, (Phrase(Reason.SAME_VALUE, digit=dj.name, other=di.name, k=k) if same else
+                              Phrase(Reason.CANCEL, other=di.name, k=k, digit=dj.name))
     return None
 
 
@@ -369,23 +368,21 @@ def _exhaustive_injective(L, n, statement, why, limit) -> Proof:
     if not _enumerate_first(n, limit):
         holds, pair, evidence, method = _exact("injective", L, n)
         if holds is not None:
-            cert = _exact_certificate(evidence, "pairs of indices with equal values", method)
+            cert = _exact_certificate(evidence, Phrase(Query.EQUAL_PAIRS), method)
             if holds:
                 return Proof(statement, Verdict.PROVED, method, cert, reason=why)
-            p = _collision(L, statement, pair[0], pair[1], "two inputs with the same value (found by ISL)",
-                           None, cert)
+            p = _collision(L, statement, pair[0], pair[1], Phrase(Reason.COLLISION_FOUND), None, cert)
             return Proof(p.statement, p.verdict, method, cert, p.counterexample, p.reason)
-        why = f"{why}; the exact back-ends did not decide ({evidence})"
+        why = Phrase(Reason.EXACT_UNDECIDED, why=why, evidence=evidence)
     if n > lim:
-        return Proof(statement, Verdict.UNKNOWN, Method.NONE, reason=f"{why}; the domain of {_pow2(n)} inputs exceeds the "
-                                                          f"exhaustive limit {_pow2(lim)} ({HOW_TO_CHANGE})")
+        return Proof(statement, Verdict.UNKNOWN, Method.NONE, reason=_over_limit(why, n, lim))
     v = exhaustive.values(L, n, lim)
     pair = exhaustive.first_collision(v)
     cert = Certificate("exhaustive", Table([Column.INPUTS, Column.DISTINCT_VALUES], [[n, n if pair is None else "<n"]]),
-                       (f"evaluated at all {n} inputs",))
+                       (Phrase(Condition.EVALUATED, n=n),))
     if pair is None:
         return Proof(statement, Verdict.PROVED, Method.EXHAUSTIVE, cert, reason=why)
-    p = _collision(L, statement, pair[0], pair[1], "two inputs with the same value", None, cert)
+    p = _collision(L, statement, pair[0], pair[1], Phrase(Reason.COLLISION), None, cert)
     return Proof(p.statement, p.verdict, "exhaustive", cert, p.counterexample, p.reason)
 
 
@@ -394,13 +391,13 @@ def is_surjective(L, n: int, limit: int | None = None) -> Proof:
     L = as_term(L)
     n = _check_domain(n)
     size = size_of(L)
-    statement = f"{term_text(L)} maps [0, {size}) onto a superset of [0, {n})"
+    statement = Phrase(Statement.SURJECTIVE, a=term_text(L), size=size, n=n)
     try:
         digits = linearize(L, size)
     except NotLinear as e:
         return _unless_f2(prover_f2.surjective(L, size, n, statement, limit),
                           lambda: _exhaustive_surjective(L, size, n, statement,
-                                                         prover_f2.why_not(str(e), (L,), size), limit))
+                                                         prover_f2.why_not(reason_of(e), (L,), size), limit))
     order = sorted((d for d in digits if d.coef > 0), key=lambda d: d.coef)
     covered, rows, gap = 0, [], None
     for d in order:
@@ -412,8 +409,7 @@ def is_surjective(L, n: int, limit: int | None = None) -> Proof:
         covered += d.coef * (d.extent - 1)
     cert = Certificate("surjective",
                        Table([Column.DIGIT, Column.EXTENT, Column.STRIDE, Column.COVERED_BELOW, Column.WITHIN_COVER], rows),
-                       (f"positive-stride digits sorted by stride cover [0, {covered}] without a hole "
-                        f"(other digits held at 0)",))
+                       (Phrase(Condition.CHAIN_COVERS, covered=covered),))
     if covered >= n - 1:
         return Proof(statement, Verdict.PROVED, Method.CHAIN, cert)
     y = covered + 1
@@ -421,13 +417,11 @@ def is_surjective(L, n: int, limit: int | None = None) -> Proof:
         _confirm_missing(L, size, y, digits, limit)
         if gap is not None:
             c = order[len(rows) - 1].coef
-            why = (f"the digits of stride < {c} reach at most {covered}, and every other digit adds "
-                   f"at least {c} > {y}, so no input maps to {y}")
+            why = Phrase(Reason.GAP, c=c, covered=covered, y=y)
         else:
-            why = f"the largest value is {covered}"
+            why = Phrase(Reason.LARGEST_VALUE, top=covered)
         return Proof(statement, Verdict.REFUTED, Method.CHAIN, cert, {Key.MISSING_VALUE: y}, reason=why)
-    return _exhaustive_surjective(L, size, n, statement, "negative strides: the chain argument does not apply",
-                                  limit)
+    return _exhaustive_surjective(L, size, n, statement, Phrase(Reason.NEGATIVE_STRIDES), limit)
 
 
 def _confirm_missing(L, size, y, digits, limit) -> None:
@@ -448,23 +442,23 @@ def _exhaustive_surjective(L, size, n, statement, why, limit) -> Proof:
     if not _enumerate_first(max(size, n), limit):
         holds, y, evidence, method = _exact("covers", L, size, n)
         if holds is not None:
-            cert = _exact_certificate(evidence, f"values in [0, {n}) outside the image", method)
+            cert = _exact_certificate(evidence, Phrase(Query.OUTSIDE_IMAGE, n=n), method)
             if holds:
                 return Proof(statement, Verdict.PROVED, method, cert, reason=why)
             if size <= min(lim, CROSS_CHECK_LIMIT) and (exhaustive.values(L, size, lim) == y).any():
                 raise AssertionError(f"surjectivity: ISL's missing value {y} is hit after all")
-            return Proof(statement, Verdict.REFUTED, method, cert, {Key.MISSING_VALUE: y}, reason=f"no input maps to {y}")
-        why = f"{why}; the exact back-ends did not decide ({evidence})"
+            return Proof(statement, Verdict.REFUTED, method, cert, {Key.MISSING_VALUE: y},
+                         reason=Phrase(Reason.NOT_HIT, y=y))
+        why = Phrase(Reason.EXACT_UNDECIDED, why=why, evidence=evidence)
     if size > lim or n > lim:
-        return Proof(statement, Verdict.UNKNOWN, Method.NONE, reason=f"{why}; enumerating {_pow2(max(size, n))} items "
-                                                          f"exceeds the exhaustive limit {_pow2(lim)} ({HOW_TO_CHANGE})")
+        return Proof(statement, Verdict.UNKNOWN, Method.NONE, reason=_over_limit(why, max(size, n), lim, items=True))
     v = exhaustive.values(L, size, lim)
     y = exhaustive.first_missing(v, n, lim)
-    cert = Certificate("exhaustive", Table([Column.INPUTS, Column.TARGETS], [[size, n]]), (f"evaluated at all {size} inputs",))
+    cert = Certificate("exhaustive", Table([Column.INPUTS, Column.TARGETS], [[size, n]]), (Phrase(Condition.EVALUATED, n=size),))
     if y is None:
         return Proof(statement, Verdict.PROVED, Method.EXHAUSTIVE, cert, reason=why)
     return Proof(statement, Verdict.REFUTED, Method.EXHAUSTIVE, cert, {Key.MISSING_VALUE: y},
-                 reason=f"no input maps to {y}")
+                 reason=Phrase(Reason.NOT_HIT, y=y))
 
 
 def is_bijective(L, n: int | None = None, limit: int | None = None) -> Proof:
@@ -472,7 +466,7 @@ def is_bijective(L, n: int | None = None, limit: int | None = None) -> Proof:
     L = as_term(L)
     size = size_of(L)
     n = size if n is None else _check_domain(n)
-    statement = f"{term_text(L)} is a bijection from [0, {size}) onto [0, {n})"
+    statement = Phrase(Statement.BIJECTIVE, a=term_text(L), size=size, n=n)
     try:
         digits = linearize(L, size)
     except NotLinear:
@@ -483,33 +477,33 @@ def is_bijective(L, n: int | None = None, limit: int | None = None) -> Proof:
     if digits is not None:
         for d in digits:
             if d.coef < 0:
-                return _outside(L, statement, d.weight, f"digit {d.name} has a negative stride", n)
+                return _outside(L, statement, d.weight, Phrase(Reason.NEGATIVE_STRIDE, digit=d.name), n)
         top = sum(d.coef * (d.extent - 1) for d in digits)
         if top >= n:
             x = sum((d.extent - 1) * d.weight for d in digits if d.coef > 0)
-            return _outside(L, statement, x, f"the largest value is {top}", n)
+            return _outside(L, statement, x, Phrase(Reason.LARGEST_VALUE, top=top), n)
     inj = is_injective(L, limit)
     if not inj.proved:
         return Proof(statement, inj.verdict, inj.method, inj.certificate, inj.counterexample,
-                     reason=("not injective: " if inj.refuted else "") + inj.reason)
+                     reason=Phrase(Reason.NOT_INJECTIVE, why=inj.reason) if inj.refuted else inj.reason)
     sur = is_surjective(L, n, limit)
     if not sur.proved:
         return Proof(statement, sur.verdict, sur.method, sur.certificate, sur.counterexample,
-                     reason=("not onto [0, n): " if sur.refuted else "") + sur.reason)
+                     reason=Phrase(Reason.NOT_ONTO, why=sur.reason) if sur.refuted else sur.reason)
     if digits is None:  # the image bound was not checked symbolically
         holds, x, _evidence, _method = _exact("inside", L, size, n)
         if holds is False:
-            return _outside(L, statement, x, "a value outside the target (found by ISL)", n)
+            return _outside(L, statement, x, Phrase(Reason.OUTSIDE_FOUND), n)
         if holds is None:
             if size > exhaustive_limit(limit):
                 return Proof(statement, Verdict.UNKNOWN, Method.NONE,
-                             reason="injective and onto, but the image bound is unknown")
+                             reason=Phrase(Reason.IMAGE_BOUND_UNKNOWN))
             v = exhaustive.values(L, size, limit)
             bad = [i for i in (int(v.argmin()), int(v.argmax())) if not 0 <= int(v[i]) < n]
             if bad:
-                return _outside(L, statement, bad[0], "a value outside the target", n)
+                return _outside(L, statement, bad[0], Phrase(Reason.OUTSIDE), n)
     conds = (inj.certificate.conditions if inj.certificate else ()) + \
-            (sur.certificate.conditions if sur.certificate else ()) + (f"every value lies in [0, {n})",)
+            (sur.certificate.conditions if sur.certificate else ()) + (Phrase(Condition.IN_TARGET, n=n),)
     cert = Certificate("bijective", inj.certificate.table if inj.certificate else Table([], []), conds,
                        {"surjective": sur.certificate.to_dict() if sur.certificate else None})
     methods = {inj.method, sur.method}
@@ -521,7 +515,8 @@ def _outside(L, statement, x, why, n) -> Proof:
     v = evaluate(L, x)
     if 0 <= v < n:
         raise AssertionError(f"value {v} at {x} is inside [0, {n})")
-    return Proof(statement, Verdict.REFUTED, Method.CHAIN, None, {Key.INDEX: x, Key.VALUE: v}, reason=f"{why}: outside [0, {n})")
+    return Proof(statement, Verdict.REFUTED, Method.CHAIN, None, {Key.INDEX: x, Key.VALUE: v},
+                 reason=Phrase(Reason.OUTSIDE_TARGET, why=why, n=n))
 
 
 def broadcast_axes(L) -> tuple:

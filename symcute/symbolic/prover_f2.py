@@ -23,13 +23,12 @@ from __future__ import annotations
 from .bits import NotF2Linear, bit_layout, integer_map
 from .f2 import F2Matrix, bit_positions
 from .proof import Certificate, Proof
-from .vocabulary import Cell, Column, CounterexampleKey as Key, Labelled, Method, Verdict, side_key
+from .vocabulary import Cell, Column, Condition, CounterexampleKey as Key, Labelled, Method, Phrase, Reason, \
+    Verdict, side_key
 from .swizzled import SwizzledFormula
 from .table import Table
 
-WHY_LINEAR = ("the term is F2-affine on the bits of its index: each sub-axis's multiples occupy their own offset "
-              "bits and no two share one (so + is XOR), a swizzle XORs bit-fields, an offset shares no bit with "
-              "the values it is added to")
+WHY_LINEAR = Phrase(Condition.F2_AFFINE)
 
 
 def index_map(term, k: int):
@@ -42,7 +41,7 @@ def index_map(term, k: int):
     return integer_map(layout_of(term), k)
 
 
-def why_not(why: str, terms, n: int) -> str:
+def why_not(why, terms, n: int) -> Phrase:
     """``why`` (the refinement's reason) with the reason the GF(2) back-end did not decide either."""
     k = _log2(n)
     if k is None:
@@ -51,8 +50,8 @@ def why_not(why: str, terms, n: int) -> str:
         try:
             index_map(term, k)
         except NotF2Linear as e:
-            return f"{why}; no GF(2) view either: {e}"
-    return why if _log2(n) is not None else f"{why}; no GF(2) view of a domain of {n} inputs (not a power of two)"
+            return Phrase(Reason.NO_F2_VIEW, why=why, detail=str(e))
+    return why if _log2(n) is not None else Phrase(Reason.NO_F2_DOMAIN, why=why, n=n)
 
 
 def _log2(n: int):
@@ -98,8 +97,8 @@ def _certificate(kind: str, names, m: F2Matrix, c: int, conditions, **data) -> C
     rows = [[f"q{j}", names[j], ", ".join(map(str, bit_positions(col))) or "-"] for j, col in enumerate(m.columns)]
     table = Table([Column.INDEX_BIT, Column.NAME, Column.FLIPS], rows)
     data = {"columns": list(m.columns), "constant": c, "rank": m.rank(), "kernel": list(m.kernel()), **data}
-    return Certificate(kind, table, (WHY_LINEAR, f"value = M q ^ {c} with M the {m.n_rows}x{m.n_cols} matrix "
-                                                 f"over GF(2) whose columns are listed") + tuple(conditions), data)
+    return Certificate(kind, table, (WHY_LINEAR, Phrase(Condition.F2_MATRIX, c=c, rows=m.n_rows, cols=m.n_cols))
+                       + tuple(conditions), data)
 
 
 def _collision(term, statement, x: int, y: int, why: str, cert) -> Proof:
@@ -124,15 +123,12 @@ def _injective(term, k: int, view, names, statement: str) -> Proof:
     m, c = view
     r = m.rank()
     if r == k:
-        cert = _certificate("gf2-injective", names, m, c, (f"rank M = {r} = the {k} index bits: the kernel is "
-                                                          f"{{0}}, so distinct indices have distinct values",))
+        cert = _certificate("gf2-injective", names, m, c, (Phrase(Condition.F2_FULL_RANK, rank=r, k=k),))
         return Proof(statement, Verdict.PROVED, Method.GF2, cert)
     v = min(m.kernel())
-    cert = _certificate("gf2-injective", names, m, c, (f"rank M = {r} < {k}: kernel vector {v} "
-                                                      f"({' ^ '.join(names[j] for j in bit_positions(v))})",))
-    return _collision(term, statement, 0, v, f"M has rank {r} < {k}; the kernel vector {v} "
-                                             f"({' ^ '.join(names[j] for j in bit_positions(v))}) maps to 0, so "
-                                             f"indices 0 and {v} collide", cert)
+    bits = " ^ ".join(names[j] for j in bit_positions(v))
+    cert = _certificate("gf2-injective", names, m, c, (Phrase(Condition.F2_KERNEL, rank=r, k=k, v=v, bits=bits),))
+    return _collision(term, statement, 0, v, Phrase(Reason.F2_RANK_DEFICIENT, rank=r, k=k, v=v, bits=bits), cert)
 
 
 def _missing(m: F2Matrix, c: int, n: int):
@@ -157,13 +153,11 @@ def _surjective(term, size: int, n: int, view, names, statement: str, limit) -> 
     m = m.widen(max(m.n_rows, (n - 1).bit_length(), c.bit_length()))
     y = _missing(m, c, n)
     if y is None:
-        cert = _certificate("gf2-surjective", names, m, c, (f"{c} and every unit vector below {n} lie in the "
-                                                           f"column space, so the image coset contains [0, {n})",))
+        cert = _certificate("gf2-surjective", names, m, c, (Phrase(Condition.F2_COVERS, c=c, n=n),))
         return Proof(statement, Verdict.PROVED, Method.GF2, cert)
     _confirm_missing(term, size, y, limit)
-    cert = _certificate("gf2-surjective", names, m, c, (f"{y} ^ {c} is not in the column space of M",))
-    why = (f"{y} ^ {c} is outside the column space of M (rank {m.rank()}), so no index maps to {y}"
-           if y else f"the value at 0 is {c} and {c} is outside the column space, so the image misses 0")
+    cert = _certificate("gf2-surjective", names, m, c, (Phrase(Condition.F2_NOT_IN_SPACE, y=y, c=c),))
+    why = (Phrase(Reason.F2_OUTSIDE_SPACE, y=y, c=c, rank=m.rank()) if y else Phrase(Reason.F2_MISSES_ZERO, c=c))
     return Proof(statement, Verdict.REFUTED, Method.GF2, cert, {Key.MISSING_VALUE: y}, reason=why)
 
 
@@ -184,11 +178,12 @@ def bijective(term, size: int, n: int, statement: str, limit=None):
     names = _names(term, k)
     inj = _injective(term, k, view, names, statement)
     if not inj.proved:
-        return Proof(statement, inj.verdict, "gf2", inj.certificate, inj.counterexample, "not injective: " + inj.reason)
+        return Proof(statement, inj.verdict, "gf2", inj.certificate, inj.counterexample,
+                     Phrase(Reason.NOT_INJECTIVE, why=inj.reason))
     sur = _surjective(term, size, n, view, names, statement, limit)
     if not sur.proved:
         return Proof(statement, sur.verdict, "gf2", sur.certificate, sur.counterexample,
-                     "not onto [0, n): " + sur.reason)
+                     Phrase(Reason.NOT_ONTO, why=sur.reason))
     m, c = view
     if n < size:  # injective with 2^k values, n of them below n: the largest value lies outside
         top = _largest(m)
@@ -198,10 +193,9 @@ def bijective(term, size: int, n: int, statement: str, limit=None):
         if v < n:
             raise AssertionError(f"F2 bijectivity: value {v} at {x} is inside [0, {n})")
         return Proof(statement, Verdict.REFUTED, Method.GF2, inj.certificate, {Key.INDEX: x, Key.VALUE: v},
-                     reason=f"{size} distinct values cannot all lie in [0, {n}): {v} at index {x}")
+                     reason=Phrase(Reason.F2_TOO_MANY, size=size, n=n, v=v, x=x))
     cert = _certificate("gf2-bijective", names, m, c,
-                        (f"rank M = {k}: injective", f"the image coset contains [0, {n}) and has {size} = {n} "
-                                                    f"elements, so it is [0, {n})"))
+                        (Phrase(Condition.F2_INJECTIVE, k=k), Phrase(Condition.F2_ONTO, n=n, size=size)))
     return Proof(statement, Verdict.PROVED, Method.GF2, cert)
 
 
@@ -229,8 +223,7 @@ def equal(lhs, rhs, n: int, statement: str, labels):
     rows.append(["const", "-", ca, cb, Cell.OK if ca == cb else Cell.DIFFERS])
     header = [Column.INDEX_BIT, Column.NAME, Labelled(Column.FLIPS_OF, la), Labelled(Column.FLIPS_OF, lb), Column.AGREES]
     cert = Certificate("gf2-equality", Table(header, rows),
-                       (WHY_LINEAR + " (both sides)", f"both sides are F2-affine on [0, {1 << k}) ⊇ [0, {n}): they "
-                                                     f"agree iff every column and the constant agree"),
+                       (Phrase(Condition.F2_AFFINE_BOTH), Phrase(Condition.F2_EQUAL, top=1 << k, n=n)),
                        {"lhs": {"columns": list(ma.columns), "constant": ca},
                         "rhs": {"columns": list(mb.columns), "constant": cb}})
     if ca == cb and ma.columns == mb.columns:
@@ -240,6 +233,7 @@ def equal(lhs, rhs, n: int, statement: str, labels):
     vl, vr = evaluate(lhs, q), evaluate(rhs, q)
     if vl == vr or q >= n:
         raise AssertionError(f"F2 counterexample {q} does not separate {lhs} and {rhs}")
-    why = (f"the constants differ ({ca} vs {cb})" if q == 0 else
-           f"index bit {names[q.bit_length() - 1]} flips different offset bits on the two sides")
-    return Proof(statement, Verdict.REFUTED, Method.GF2, cert, {Key.INDEX: q, side_key(la): vl, side_key(lb): vr}, reason=why)
+    why = (Phrase(Reason.F2_CONSTANTS_DIFFER, lhs=ca, rhs=cb) if q == 0 else
+           Phrase(Reason.F2_BIT_DIFFERS, bit=names[q.bit_length() - 1]))
+    return Proof(statement, Verdict.REFUTED, Method.GF2, cert, {Key.INDEX: q, side_key(la): vl, side_key(lb): vr},
+                 reason=why)

@@ -9,11 +9,21 @@ back.  Each member's value is its stable serialised form: the text ``Proof.to_js
 
 Some columns and keys are named after one side of the claim (``via (F(G(i)))``, ``F flips``,
 ``G(F(x)) steps``): :class:`Labelled` is such a name, a ``str`` that remembers its kind and label.
+
+A proof's statement, its reason, its certificate's conditions and the exact back-ends' queries are
+:class:`Phrase` values: a ``str`` (the neutral English form below, which ``str(proof)`` prints and JSON
+stores, unchanged from the untyped form) that keeps its kind (a member of :class:`Statement`,
+:class:`Reason`, :class:`Condition` or :class:`Query`, whose value is the pattern) and its typed
+arguments (numbers, layouts' CuTe text, names, nested phrases).  The report words each kind in its
+own templates (``report/templates/phrases_en.py``, ``phrases_zh.py``); symbolic never imports them.
 """
 
 from __future__ import annotations
 
-from enum import Enum
+import functools
+import re
+import string
+from enum import Enum, unique
 
 
 class _Term(str, Enum):
@@ -199,3 +209,357 @@ def side_key(label: str) -> Labelled:
     """
     label = str(label)
     return Labelled(CounterexampleKey.SIDE_NAMED if _reads_as_key(label) else CounterexampleKey.SIDE, label)
+
+
+# --- phrases: statements, reasons, conditions, queries ------------------------------------------------
+
+class Count(int):
+    """A number of inputs or items: an int that prints as ``2^k`` from 1024 up when it is a power of two
+    (as the limits' messages write it), else as the int."""
+
+    def __str__(self) -> str:
+        n = int(self)
+        return f"2^{n.bit_length() - 1}" if n >= 1024 and n & (n - 1) == 0 else str(n)
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self), spec)
+
+    __repr__ = __str__
+
+
+class Phrase(str):
+    """A statement, reason, condition or query of the prover as data: ``Phrase(Statement.INJECTIVE, a="8:1",
+    n=8)`` is the text ``"8:1 is injective on [0, 8)"`` (the kind's pattern filled in) with ``.kind``
+    and ``.args`` kept, so the report can word it in any language.  An argument is a number, a text
+    (a layout's CuTe notation, a name, a label, a back-end's own output) or a nested Phrase."""
+
+    __slots__ = ("kind", "args")
+
+    def __new__(cls, kind, /, **args):
+        self = super().__new__(cls, kind.value.format(**args))
+        self.kind, self.args = kind, args
+        return self
+
+    def __repr__(self) -> str:
+        return f"Phrase({type(self.kind).__name__}.{self.kind.name}, {str(self)!r})"
+
+    def __reduce__(self):
+        return (_phrase, (self.kind, self.args))
+
+
+def _phrase(kind, args):
+    return Phrase(kind, **args)
+
+
+@unique
+class Statement(_Term):
+    """What a proof states (``Proof.statement``)."""
+    # the prover (symbolic/prover.py)
+    EQUAL_SIZES = "{a} == {b} as functions (sizes {na} and {nb})"
+    EQUAL = "{a}(i) == {b}(i) for all 0 <= i < {n}"
+    RIGHT_INVERSE = "{a}({b}(i)) == i for all 0 <= i < {n} ({a} = {L}, {b} = {R})"
+    LEFT_INVERSE = "{b}({a}(x)) == x for all 0 <= x < {n} ({a} = {L}, {b} = {R})"
+    INJECTIVE = "{a} is injective on [0, {n})"
+    SURJECTIVE = "{a} maps [0, {size}) onto a superset of [0, {n})"
+    BIJECTIVE = "{a} is a bijection from [0, {size}) onto [0, {n})"
+    # images (symbolic/claims.py)
+    DISJOINT = "image of {a} on [0, {na}) and image of {b} on [0, {nb}) are disjoint"
+    CONTAINS = "image of {b} on [0, {nb}) contains the image of {a} on [0, {na})"
+    # the claim language (symbolic/claim.py)
+    CONTIGUOUS = "{a}(j) == {a}(0) + {step}*j for all 0 <= j < {n}"
+    ALIGNED = "{a}(0) is a multiple of {alignment}"
+    FOR_EVERY = "for every {axes}: {claim}"
+    BLOCK_INJECTIVE = "for every {axes}: {a} is injective in the other sub-axes"
+    BLOCK_CONTIGUOUS = "for every {axes}: {a} takes consecutive values (step {step}) in the other sub-axes"
+    BLOCK_ALIGNED = "for every {axes}: {a} starts at a multiple of {alignment}"
+    VECTOR_CONTIGUOUS = "every thread's {width} consecutive values are at consecutive addresses ({what})"
+    VECTOR_ALIGNED = "every group starts at a multiple of {alignment}"
+    VECTOR = ("for every thread t and every group of {width} consecutive values of t: the addresses are "
+              "consecutive and the first is a multiple of {alignment} ({what})")
+    MEMORY_OF_TV = "memory {memory} o tv {tv}"
+    # CuTe's contracts (symbolic/contracts.py): "{call} = {result}: ..." names CuTe's value
+    CONTRACT = "{call} = {result}: {claim}"
+    MEETS_BY_MODE = "{call} = {result} meets R(c) == A(B(c)) mode by mode"
+    MEETS_POST = "{call} = {result} meets CuTe's @post"
+    MEETS_BY_MODE_DEFINITION = "{call} = {result} meets the definition mode by mode"
+    MEETS_DEFINITION = "{call} = {result} meets its definition"
+    SAME_FUNCTION_AS = "the same function as {a}"
+    COMPOSES = "R(c) == A(B(c)) for all 0 <= c < {n}"
+    INVERTS_RIGHT = "L(R(i)) == i for all 0 <= i < {n}"
+    INVERTS_LEFT = "L(R(L(i))) == L(i) for all 0 <= i < {n}"
+    COMPLEMENT_SIZE = "size(R) = {size} >= {cotarget} / size(filter(L)) = {need}"
+    ORDERED = "R(i-1) < R(i) for all 1 <= i < {n}"
+    DISJOINT_FROM = "R(i) != L(j) for all 1 <= i < {n}, 0 <= j < {m}"
+    MODE_SAME_FUNCTION = "mode {path} of {result}: the same function as {a}"
+    DIVIDES = "D(c) == L(B(c)) for all 0 <= c < {n}, B = {B}"
+    DIVIDE_PART = "{call} part {piece}: {claim}"
+    BLOCK_PART = "{call} = {result}: the block part {part} == {a}"
+    TILE_PART = "{call} = {result}: the tile part {part} == complement(A, {cotarget}) o B = {C} o {B}"
+    MODE_ORDER = "mode i is {order} of logical_product(A, B)"
+    SAME_FUNCTION_ON = "the same function on [0, {n})"
+    SAME_IMAGE_NO_ZERO = "the same image, no stride-0 mode"
+    NO_ZERO_STRIDE = "no stride-0 mode of extent > 1"
+    SAME_MEMORY_IN_UNITS = "the same memory in units of {units}"
+    SAME_MEMORY = "the same memory"
+    IF_INJECTIVE = "if {a} is injective with non-negative strides, then {claim}"
+    SAME_IMAGE = "image(R) == {image}"
+
+
+@unique
+class Reason(_Term):
+    """Why a verdict was reached, or why the prover could not decide (``Proof.reason``)."""
+    # equality
+    DOMAINS_DIFFER = "the domains differ: index {index} is in the domain of {side} only"
+    DIGIT_DIFFERS = ("digit {digit} has coefficient {lhs} on the left and {rhs} on the right; "
+                     "{index} is the smallest index where they differ")
+    DIGIT_COEFFICIENTS = "{digit}=1 (extent {extent}): coefficient {lhs} vs {rhs}"   # a counterexample's digit entry
+    FIRST_DIFFERENCE = "{index} is the smallest index where the two sides differ"
+    SIZES_DIFFER = "the sizes differ"
+    # the undecided chain: each back-end that did not decide adds its clause
+    NO_COMMON_REFINEMENT = "the two sides' digits have no common refinement"
+    EXACT_UNDECIDED = "{why}; the exact back-ends did not decide ({evidence})"
+    OVER_LIMIT = "{why}; the domain of {n} inputs exceeds the exhaustive limit {limit} ({how})"
+    OVER_LIMIT_ITEMS = "{why}; enumerating {n} items exceeds the exhaustive limit {limit} ({how})"
+    NO_F2_VIEW = "{why}; no GF(2) view either: {detail}"
+    NO_F2_DOMAIN = "{why}; no GF(2) view of a domain of {n} inputs (not a power of two)"
+    EXACT_OFF = "the exact back-ends are off (SYMCUTE_EXACT=0)"
+    TOO_MANY_MODES = ("the claim has {modes} flat modes, more than the exact back-ends take "
+                      "(symcute.symbolic.exact.MAX_MODES = {limit})")
+    BACKEND_NOTE = "{backend}: {detail}"
+    NO_BACKEND = "no exact back-end answers {question}"
+    BOTH = "{first}; {second}"
+    # injectivity
+    ZERO_STRIDE = "digit {digit} (extent {extent}) has stride 0: a broadcast"
+    SAME_VALUE = "{digit}=1 and {other}={k} give the same value"
+    CANCEL = "{other}={k} and {digit}=1 cancel"
+    COLLISION_FOUND = "two inputs with the same value (found by ISL)"
+    COLLISION = "two inputs with the same value"
+    NO_CHAIN = "the sorted strides do not form a chain and no simple collision exists"
+    # surjectivity, bijectivity
+    GAP = ("the digits of stride < {c} reach at most {covered}, and every other digit adds at least {c} > {y}, "
+           "so no input maps to {y}")
+    LARGEST_VALUE = "the largest value is {top}"
+    NEGATIVE_STRIDES = "negative strides: the chain argument does not apply"
+    NOT_HIT = "no input maps to {y}"
+    NOT_INJECTIVE = "not injective: {why}"
+    NOT_ONTO = "not onto [0, n): {why}"
+    IMAGE_BOUND_UNKNOWN = "injective and onto, but the image bound is unknown"
+    NEGATIVE_STRIDE = "digit {digit} has a negative stride"
+    OUTSIDE_FOUND = "a value outside the target (found by ISL)"
+    OUTSIDE = "a value outside the target"
+    OUTSIDE_TARGET = "{why}: outside [0, {n})"
+    VALUE_OUTSIDE = "the value at {index} is {value}: outside [0, {n})"
+    # GF(2)
+    F2_RANK_DEFICIENT = ("M has rank {rank} < {k}; the kernel vector {v} ({bits}) maps to 0, so indices 0 and {v} "
+                         "collide")
+    F2_OUTSIDE_SPACE = "{y} ^ {c} is outside the column space of M (rank {rank}), so no index maps to {y}"
+    F2_MISSES_ZERO = "the value at 0 is {c} and {c} is outside the column space, so the image misses 0"
+    F2_TOO_MANY = "{size} distinct values cannot all lie in [0, {n}): {v} at index {x}"
+    F2_CONSTANTS_DIFFER = "the constants differ ({lhs} vs {rhs})"
+    F2_BIT_DIFFERS = "index bit {bit} flips different offset bits on the two sides"
+    # images
+    MEET = "a({x}) = b({y}) = {value}"
+    NOT_IN_B = "no index of b maps to a({x}) = {value}"
+    SAME_FUNCTION_SUBDOMAIN = "a and b are the same function on [0, {na}) and {na} <= {nb}"
+    # the claim language
+    WHOLE_INJECTIVE = "{a} is injective on its whole domain [0, {size}), which contains [0, {n})"
+    ON_WHOLE_DOMAIN = "{why} on the whole domain [0, {size}), which contains [0, {n})"
+    NOT_CONTIGUOUS = "not contiguous: {why}"
+    NOT_ALIGNED = "not aligned: {why}"
+    # blocks (symbolic/blocks.py)
+    NOT_A_CHAIN = "the digits of the domain are not a mixed-radix chain at weight {weight}"
+    STRADDLES = "digit {digit} (weight {weight}, extent {extent}) straddles the block boundary {m} at a non-multiple"
+    IN_BLOCK_UNKNOWN = "the in-block layout {J}'s injectivity is unknown ({why})"
+    NOT_STEP = "digit {digit} (weight {weight}) has coefficient {coef}, not {want}"
+    BASE_VALUE = "G(0) = {base}"
+    NOT_MULTIPLE = "digit {digit} has coefficient {coef}, not a multiple of {alignment}"
+    F2_BLOCK_KERNEL = "rank J < {inner}: {v} is in its kernel"
+    F2_CONSTANT = "c = {c}"
+    F2_BLOCK_COLUMN = "the column of index bit {bit} is {column}"
+    BLOCK_COLLISION = "two inputs of block {block} have the value {value}"
+    NOT_CONSECUTIVE = "{value} is not {start} + {step}*{offset}"
+    BLOCK_START = "a block starts at {value}, not a multiple of {alignment}"
+    # linear forms (symbolic/linear.py): why a term has no linear form
+    SWIZZLED = "{layout} is swizzled: an XOR of bit-fields, not a linear form over digits"
+    NOT_A_BOX_EXTENDED = "[0, {n}) is not a box of the digits of {layout} (extended past its size {size})"
+    NOT_A_BOX = "[0, {n}) is not a box of the digits of {layout}"
+    ENDS_INSIDE = ("[0, {n}) is not a box of the digits of {layout}: it ends inside digit {digit} "
+                   "(weight {weight}) at a non-multiple of its weight")
+    NEGATIVE_INNER = "digit {digit} of the inner function has a negative coefficient {coef}"
+    NO_SPLIT = ("digit {digit} (extent {extent}, value step {step}) does not split over the digits of {layout}: "
+                "a step straddles a digit boundary")
+    CARRIES = "the inner values can carry out of digit {digit} of {layout} (they span {span} positions of its {extent})"
+    # contracts
+    EMPTY_DOMAIN = "the domain is empty"
+    PART_FAILS = "{part}: {why}"
+    EVALUATED_WITH_CORE = "evaluated with core"
+    RE_EVALUATED = "re-evaluated with core"
+    PRECONDITION_FAILS = ("the precondition does not hold (a negative stride, or L not proved injective): "
+                          "the claim says nothing here")
+    IMAGES_ENUMERATED = "both images enumerated with core"
+    IN_ONE_IMAGE = "in one image and not the other"
+
+
+@unique
+class Condition(_Term):
+    """A side condition a certificate's argument used (``Certificate.conditions``)."""
+    MIXED_RADIX = ("the digits form the mixed-radix chain of [0, {top}) (weights are prefix products of the "
+                   "extents)")
+    LINEAR_FORMS = "both sides are linear forms in these digits, so they agree iff every row agrees"
+    NO_OVERFLOW = ("through each composition, no outer digit can overflow into the next (checked digit by "
+                   "digit), so the composite stays linear")
+    EXACT_ENCODING = ("each side is CuTe's evaluation written exactly in integer arithmetic (mixed-radix digits, "
+                      "floor and mod by constants, swizzle bits); Z3 or ISL decides the negated claim, and every "
+                      "witness is re-evaluated with core")
+    EVALUATED_BOTH = "evaluated both sides at all {n} inputs"
+    EVALUATED = "evaluated at all {n} inputs"
+    EVALUATED_WITH_CORE = "both sides evaluated with core"
+    EVALUATED_CORE = "evaluated at all {n} inputs with core"
+    CHAIN_INJECTIVE = ("digits sorted by |stride|; each stride exceeds the largest sum the smaller digits reach, "
+                       "so distinct digit vectors give distinct values")
+    CHAIN_COVERS = "positive-stride digits sorted by stride cover [0, {covered}] without a hole (other digits held at 0)"
+    IN_TARGET = "every value lies in [0, {n})"
+    # GF(2)
+    F2_AFFINE = ("the term is F2-affine on the bits of its index: each sub-axis's multiples occupy their own offset "
+                 "bits and no two share one (so + is XOR), a swizzle XORs bit-fields, an offset shares no bit with "
+                 "the values it is added to")
+    F2_AFFINE_BOTH = F2_AFFINE + " (both sides)"
+    F2_MATRIX = "value = M q ^ {c} with M the {rows}x{cols} matrix over GF(2) whose columns are listed"
+    F2_FULL_RANK = "rank M = {rank} = the {k} index bits: the kernel is {{0}}, so distinct indices have distinct values"
+    F2_KERNEL = "rank M = {rank} < {k}: kernel vector {v} ({bits})"
+    F2_COVERS = "{c} and every unit vector below {n} lie in the column space, so the image coset contains [0, {n})"
+    F2_NOT_IN_SPACE = "{y} ^ {c} is not in the column space of M"
+    F2_INJECTIVE = "rank M = {k}: injective"
+    F2_ONTO = "the image coset contains [0, {n}) and has {size} = {n} elements, so it is [0, {n})"
+    F2_EQUAL = ("both sides are F2-affine on [0, {top}) ⊇ [0, {n}): they agree iff every column and the constant "
+                "agree")
+    # blocks
+    PROBED = ("a failing input found by evaluating G with core at the block starts 0, 1, 2, 4, ... and the "
+              "in-block steps 1, 2, 4, ..., m-1")
+    EXACT_BLOCKS = "G is CuTe's evaluation written exactly in integer arithmetic; every witness is re-evaluated with core"
+    BLOCK_STEP = ("G(k*{m} + j) - G(k*{m}) is the in-block part sum(c*x) = {step}*j iff every in-block coefficient "
+                  "is {step} times its weight")
+    BLOCK_STARTS = ("every block start G(k*{m}) = G(0) + sum of block-digit terms; G(0) = {base}: all are multiples "
+                    "of {alignment} iff G(0) and every block coefficient are")
+    ONE_INPUT_BLOCKS = "each block has one input"
+    IN_BLOCK_LAYOUT = ("G(k*{m} + j) = G(k*{m}) + J(j) with J = {J} (the in-block digits): every block is injective "
+                       "iff J is ({method}: {verdict})")
+    F2_BLOCK_RANK = ("G(k*{m} + j) = M(k*{m}) ^ c ^ J j with J the {inner} in-block columns: every block is "
+                     "injective iff rank J = {inner}")
+    F2_BLOCK_STARTS = "the block starts are c ^ (sums of block columns): all multiples of {alignment} iff c and every block column are"
+    F2_UNIT_COLUMNS = ("the in-block columns are the unit vectors 1, 2, ..., {half} and c and every block column are "
+                       "multiples of {m}: each block start has {inner} zero low bits, so XOR with j is + j")
+
+
+@unique
+class Query(_Term):
+    """What an exact back-end was asked to find (the ``exact query`` cell of its certificate)."""
+    DIFFERENT_INDICES = "indices where the two sides differ"
+    EQUAL_PAIRS = "pairs of indices with equal values"
+    OUTSIDE_IMAGE = "values in [0, {n}) outside the image"
+    COMMON_VALUE = "a common value"
+    VALUE_NOT_IN_B = "a value b never takes"
+    OUTSIDE_B = "a value of a outside b's image"
+    FAILING_BLOCK = "a block where {kind} fails"
+    BLOCK_STARTS_AND_STEPS = "block starts and unit steps"
+
+
+PHRASE_KINDS = (Statement, Reason, Condition, Query)
+
+
+def _pattern(member):
+    """``(regex, literal length)`` reading back a member's text: each field a lazy group, a repeated field
+    a back-reference."""
+    parts, seen, literal = [], set(), 0
+    for text, field, _spec, _conv in string.Formatter().parse(member.value):
+        parts.append(re.escape(text))
+        literal += len(text)
+        if field is not None:
+            parts.append(f"(?P={field})" if field in seen else f"(?P<{field}>.*?)")
+            seen.add(field)
+    return re.compile("".join(parts) + r"\Z", re.S), literal
+
+
+_PATTERNS = {}
+# Fields that hold a number: a reading that puts other text there is not the phrase's (the pattern
+# "the largest value is {top}" must not read "the largest value is 48: outside [0, 4)")
+NUMBER_FIELDS = frozenset({
+    "n", "na", "nb", "size", "index", "top", "k", "y", "c", "covered", "x", "v", "rank", "modes", "limit",
+    "weight", "extent", "coef", "m", "base", "alignment", "step", "offset", "start", "want", "span", "block",
+    "column", "cotarget", "need", "half", "inner", "lhs", "rhs", "rows", "cols", "value", "width"})
+# Fields that hold a nested phrase (read back as one when their text is one); every other field is text
+PHRASE_FIELDS = frozenset({"why", "claim", "part", "first", "second", "what", "evidence"})
+# Fields whose text is one of a few names
+CHOICE_FIELDS = {"backend": frozenset({"Z3", "ISL"})}
+_INT = re.compile(r"-?[0-9]+\Z")
+_POW2 = re.compile(r"2\^([0-9]+)\Z")
+
+
+def _patterns(kinds):
+    key = tuple(kinds)
+    if key not in _PATTERNS:
+        rows = [(m, *_pattern(m)) for kind in kinds for m in kind]
+        # the most literal text first: a pattern that wraps another's clause ("{why}; ...") is tried
+        # before the shorter one it contains
+        _PATTERNS[key] = sorted(rows, key=lambda r: -r[2])
+    return _PATTERNS[key]
+
+
+def _number(text: str) -> bool:
+    return bool(_INT.match(text) or _POW2.match(text))
+
+
+def _fits(field: str, text: str) -> bool:
+    if field in NUMBER_FIELDS:
+        return _number(text)
+    return text in CHOICE_FIELDS[field] if field in CHOICE_FIELDS else True
+
+
+def _argument(field: str, text: str, depth: int):
+    if _INT.match(text) and str(int(text)) == text:
+        return int(text)
+    m = _POW2.match(text)
+    if m and int(m.group(1)) >= 10:
+        return Count(1 << int(m.group(1)))
+    if field in PHRASE_FIELDS and depth < 8:
+        return read_phrase(text, PHRASE_KINDS, depth + 1)
+    return text
+
+
+def read_phrase(text, kinds=PHRASE_KINDS, depth: int = 0):
+    """The :class:`Phrase` that ``text`` serialises (its arguments read back too: numbers as ints, nested
+    clauses as phrases), trying the members of ``kinds``; any other text is returned as is.
+
+    Text can read more than one way ("{part}: {why}" and a pattern whose last field swallows the
+    ": ..."): of the readings whose number fields hold numbers, the one that explains the most text by
+    its patterns' literal words, nested phrases included, wins.  Every reading gives the same text back.
+
+    @post str(read_phrase(t)) == t
+    """
+    if not isinstance(text, str) or isinstance(text, Phrase):
+        return text
+    best = _best(str(text), tuple(kinds), depth)
+    return best[0] if best else text
+
+
+@functools.lru_cache(maxsize=4096)
+def _best(text: str, kinds: tuple, depth: int):
+    """``(phrase, literal characters explained)`` of the best reading of ``text``, or None."""
+    best = None
+    for member, regex, literal in _patterns(kinds):
+        m = regex.match(text)
+        if m is None or not all(_fits(k, v) for k, v in m.groupdict().items()):
+            continue
+        args, score = {}, literal
+        for k, v in m.groupdict().items():
+            args[k] = _argument(k, v, depth)
+            if isinstance(args[k], Phrase):
+                score += _best(v, PHRASE_KINDS, depth + 1)[1]
+        p = Phrase(member, **args)
+        if p != text:   # a number that reads back differently ("007") stays text
+            p, score = Phrase(member, **m.groupdict()), literal
+            if p != text:
+                continue
+        if best is None or score > best[1]:
+            best = (p, score)
+    return best

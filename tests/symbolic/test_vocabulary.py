@@ -141,3 +141,147 @@ def test_parametric_answers_in_the_provers_verdicts():
     assert p.verdict is Verdict.PROVED and p.proved and str(p).endswith(": proved (" + p.method + ")")
     q = R.prove_equal(A, P.layout((M, K), (1, M), ps))
     assert q.verdict is Verdict.REFUTED and q.refuted and q.verdict == "refuted"
+# --- phrases: statements, reasons, conditions, queries ------------------------------------------------
+
+import ast
+import json
+import pathlib
+
+import pytest
+
+from symcute.symbolic import claims, contracts, exact
+from symcute.symbolic.linear import Compose
+from symcute.symbolic.vocabulary import (
+    Condition, Count, Phrase, PHRASE_KINDS, Query, Reason, Statement, read_phrase)
+
+
+def _kinds(p: Proof) -> list:
+    out = [p.statement, p.reason]
+    return out + list(p.certificate.conditions if p.certificate else ())
+
+
+def test_a_statement_reason_and_conditions_are_phrases_with_their_text_unchanged():
+    p = is_injective(Layout((2, 4), (2, 1)))
+    s = p.statement
+    assert isinstance(s, Phrase) and s.kind is Statement.INJECTIVE and s.args == {"a": "(2,4):(2,1)", "n": 8}
+    assert s == "(2,4):(2,1) is injective on [0, 8)"     # the text str(proof) and JSON carried untyped
+    assert p.reason.kind is Reason.SAME_VALUE and p.reason.args == {"digit": "x0", "other": "x1", "k": 2}
+    assert [c.kind for c in p.certificate.conditions] == [Condition.CHAIN_INJECTIVE]
+    d = json.loads(p.to_json())
+    assert d["statement"] == str(s) and d["reason"] == str(p.reason)
+    assert d["certificate"]["conditions"] == [Condition.CHAIN_INJECTIVE.value]
+    back = _roundtrip(p)
+    assert [(x.kind, x.args) for x in _kinds(back)] == [(x.kind, x.args) for x in _kinds(p)]
+
+
+def test_an_undecided_reason_is_the_chain_of_each_back_ends_clause_and_reads_back_as_that_chain():
+    old = exact.set_enabled(False)
+    try:
+        p = prove(Compose(Layout((4, 2), (1, 4)), Layout((2, 3), (3, 1))), Layout(6, 1), limit=0)
+    finally:
+        exact.set_enabled(old)
+    assert p.verdict is Verdict.UNKNOWN
+
+    def chain(r):
+        kinds = []
+        while isinstance(r, Phrase):
+            kinds.append(r.kind)
+            r = r.args.get("why")
+        return kinds
+    want = [Reason.OVER_LIMIT, Reason.EXACT_UNDECIDED, Reason.NO_F2_VIEW, Reason.CARRIES]
+    assert chain(p.reason) == want
+    assert p.reason.args["why"].args["evidence"].kind is Reason.EXACT_OFF
+    assert p.reason.args["n"] == 6 and p.reason.args["limit"] == 0
+    back = _roundtrip(p)
+    assert chain(back.reason) == want and back.reason == p.reason
+    assert back.reason.args["why"].args["why"].args["why"].args == \
+        {"digit": "x0", "layout": "(4,2):(1,4)", "span": 6, "extent": 4}
+
+
+def test_a_contract_names_cutes_value_and_its_claim_as_data():
+    p = contracts.contract("composition", Layout((4, 6, 8), (2, 3, 5)), Layout(6, 3))   # CUTLASS #3177
+    s = p.statement
+    assert s.kind is Statement.CONTRACT and s.args["call"] == "composition((4,6,8):(2,3,5), 6:3)"
+    assert s.args["result"] == "(2,3):(6,3)" and s.args["claim"].kind is Statement.COMPOSES
+    assert p.refuted and p.reason.kind is Reason.FIRST_DIFFERENCE and p.reason.args == {"index": 2}
+    # a divide's single part is named by the whole call, with the part's own claim (no text surgery)
+    d = contracts.contract("logical_divide", Layout((4, 8), (1, 4)), Layout(2, 1))
+    assert d.statement.kind is Statement.CONTRACT and d.statement.args["claim"].kind is Statement.DIVIDES
+    assert str(d.statement) == "logical_divide((4,8):(1,4), 2:1) = (2,16):(1,2): D(c) == L(B(c)) for all " \
+                               "0 <= c < 32, B = (2,16):(1,2)"
+    back = _roundtrip(d)
+    assert back.statement.kind is Statement.CONTRACT and back.statement.args["claim"].args == {"n": 32, "B": "(2,16):(1,2)"}
+
+
+def test_an_exact_query_is_a_phrase_in_its_certificate_and_reads_back():
+    p = claims.images_disjoint(Layout(1 << 20, 2), Layout(1 << 20, 2))
+    assert p.refuted and p.method is Method.Z3
+    query = p.certificate.table.rows[0][0]
+    assert isinstance(query, Phrase) and query.kind is Query.COMMON_VALUE
+    assert _roundtrip(p).certificate.table.rows[0][0].kind is Query.COMMON_VALUE
+
+
+def test_reading_back_keeps_numbers_numbers_and_refuses_a_reading_that_puts_text_in_one():
+    # "the largest value is {top}" would read the whole reason with top = "48: outside [0, 4)"
+    r = read_phrase("the largest value is 48: outside [0, 4)", (Reason,))
+    assert r.kind is Reason.OUTSIDE_TARGET and r.args["n"] == 4
+    assert r.args["why"].kind is Reason.LARGEST_VALUE and r.args["why"].args == {"top": 48}
+    big = read_phrase("evaluated at all 2^24 inputs", (Condition,))
+    assert big.args["n"] == 1 << 24 and isinstance(big.args["n"], Count) and str(big) == "evaluated at all 2^24 inputs"
+    assert read_phrase("no such sentence", PHRASE_KINDS) == "no such sentence"
+    assert not isinstance(read_phrase("no such sentence", PHRASE_KINDS), Phrase)
+
+
+def test_phrases_are_unique_pickle_and_print_as_their_text():
+    import pickle
+    for kind in PHRASE_KINDS:
+        assert len({m.value for m in kind}) == len(kind)
+    p = Phrase(Reason.NOT_INJECTIVE, why=Phrase(Reason.COLLISION))
+    q = pickle.loads(pickle.dumps(p))
+    assert q == p == "not injective: two inputs with the same value" and q.args["why"].kind is Reason.COLLISION
+    assert f"{Count(1 << 20)}" == "2^20" and str(Count(1000)) == "1000" and Count(1 << 20) == 1 << 20
+
+
+SYMBOLIC = pathlib.Path(__file__).parents[2] / "symcute" / "symbolic"
+# the parametric prover is typed by its own owner (symbolic/parametric/): not yet in this scan
+UNTYPED_YET = ("parametric",)
+
+
+def _sentences(node) -> bool:
+    """An f-string, a non-empty string literal, or a string built with + (a sentence in code)."""
+    if isinstance(node, ast.JoinedStr):
+        return True
+    if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value:
+        return True
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        return _sentences(node.left) or _sentences(node.right)
+    if isinstance(node, ast.IfExp):
+        return _sentences(node.body) or _sentences(node.orelse)
+    return False
+
+
+def test_no_prover_builds_a_statement_reason_or_condition_from_a_sentence():
+    found, calls = [], 0
+    for path in sorted(SYMBOLIC.rglob("*.py")):
+        if any(part in UNTYPED_YET for part in path.relative_to(SYMBOLIC).parts):
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
+                continue
+            name, args = node.func.id, list(node.args)
+            checked = []
+            if name == "Proof":
+                checked = args[:1] + args[5:6] + [k.value for k in node.keywords if k.arg in ("statement", "reason")]
+            elif name == "Certificate" and len(args) >= 3 and isinstance(args[2], (ast.Tuple, ast.List)):
+                checked = list(args[2].elts)
+            elif name == "NotLinear":
+                checked = args
+            calls += name == "Proof"
+            found += [f"{path.name}:{node.lineno} {name}" for a in checked if _sentences(a)]
+    assert found == [] and calls > 80   # every prover module was read
+
+
+def test_the_scan_sees_a_sentence():
+    tree = ast.parse('Proof(f"{a} is injective", "proved", "chain", reason="because")')
+    call = tree.body[0].value
+    assert _sentences(call.args[0]) and _sentences(call.keywords[0].value)
