@@ -468,19 +468,14 @@ PHRASE_KINDS = (Statement, Reason, Condition, Query)
 
 
 def _pattern(member):
-    """``(regex, literal length)`` reading back a member's text: each field a lazy group, a repeated field
-    a back-reference."""
-    parts, seen, literal = [], set(), 0
-    for text, field, _spec, _conv in string.Formatter().parse(member.value):
-        parts.append(re.escape(text))
-        literal += len(text)
-        if field is not None:
-            parts.append(f"(?P={field})" if field in seen else f"(?P<{field}>.*?)")
-            seen.add(field)
-    return re.compile("".join(parts) + r"\Z", re.S), literal
+    """``(parts, literal length)`` of a member's pattern: ``parts`` are ``(literal, field or None)``."""
+    parts = [(text, field) for text, field, _spec, _conv in string.Formatter().parse(member.value)]
+    return parts, sum(len(text) for text, _ in parts)
 
 
 _PATTERNS = {}
+_INT = re.compile(r"-?[0-9]+\Z")
+_POW2 = re.compile(r"2\^([0-9]+)\Z")
 # Fields that hold a number: a reading that puts other text there is not the phrase's (the pattern
 # "the largest value is {top}" must not read "the largest value is 48: outside [0, 4)")
 NUMBER_FIELDS = frozenset({
@@ -491,17 +486,17 @@ NUMBER_FIELDS = frozenset({
 PHRASE_FIELDS = frozenset({"why", "claim", "part", "first", "second", "what", "evidence"})
 # Fields whose text is one of a few names
 CHOICE_FIELDS = {"backend": frozenset({"Z3", "ISL"})}
-_INT = re.compile(r"-?[0-9]+\Z")
-_POW2 = re.compile(r"2\^([0-9]+)\Z")
+READINGS = 64   # the most ways one pattern may split one text (a text with many ": " has many)
+# What a field costs a reading: more than the two characters of a "{part}: {why}" split, so that a
+# reading does not win by splitting text into more phrases than it has
+FIELD_COST = 3
 
 
 def _patterns(kinds):
     key = tuple(kinds)
     if key not in _PATTERNS:
-        rows = [(m, *_pattern(m)) for kind in kinds for m in kind]
-        # the most literal text first: a pattern that wraps another's clause ("{why}; ...") is tried
-        # before the shorter one it contains
-        _PATTERNS[key] = sorted(rows, key=lambda r: -r[2])
+        # the most literal text first: of two readings that explain as much, the more specific wins
+        _PATTERNS[key] = sorted(((m, *_pattern(m)) for kind in kinds for m in kind), key=lambda r: -r[2])
     return _PATTERNS[key]
 
 
@@ -513,6 +508,48 @@ def _fits(field: str, text: str) -> bool:
     if field in NUMBER_FIELDS:
         return _number(text)
     return text in CHOICE_FIELDS[field] if field in CHOICE_FIELDS else True
+
+
+def _splits(parts, text: str):
+    """Every way ``text`` reads as ``parts`` (literals in place, each field's text fitting it): dicts field ->
+    text, at most READINGS of them."""
+    out = []
+
+    def walk(k, pos, bound):
+        if len(out) >= READINGS:
+            return
+        if k == len(parts):
+            if pos == len(text):
+                out.append(dict(bound))
+            return
+        literal, field = parts[k]
+        if not text.startswith(literal, pos):
+            return
+        pos += len(literal)
+        if field is None:
+            walk(k + 1, pos, bound)
+            return
+        following = parts[k + 1][0] if k + 1 < len(parts) else ""
+        if field in bound:                       # a field repeated: the same text again
+            if text.startswith(bound[field], pos):
+                walk(k + 1, pos + len(bound[field]), bound)
+            return
+        if not following:                        # the last field (or one followed by a field): the rest
+            ends = [len(text)] if k + 1 == len(parts) else range(pos, len(text) + 1)
+        else:
+            ends, at = [], text.find(following, pos)
+            while at != -1:
+                ends.append(at)
+                at = text.find(following, at + 1)
+        for end in ends:
+            value = text[pos:end]
+            if _fits(field, value):
+                bound[field] = value
+                walk(k + 1, end, bound)
+                del bound[field]
+
+    walk(0, 0, {})
+    return out
 
 
 def _argument(field: str, text: str, depth: int):
@@ -530,9 +567,10 @@ def read_phrase(text, kinds=PHRASE_KINDS, depth: int = 0):
     """The :class:`Phrase` that ``text`` serialises (its arguments read back too: numbers as ints, nested
     clauses as phrases), trying the members of ``kinds``; any other text is returned as is.
 
-    Text can read more than one way ("{part}: {why}" and a pattern whose last field swallows the
-    ": ..."): of the readings whose number fields hold numbers, the one that explains the most text by
-    its patterns' literal words, nested phrases included, wins.  Every reading gives the same text back.
+    Text can read more than one way (``"{part}: {why}"`` splits at any ``": "``, and a pattern whose last
+    field is text can swallow a clause): of the readings whose number fields hold numbers, the one whose
+    patterns' own words explain the most of the text (nested phrases included, less FIELD_COST a field)
+    wins.  Every reading gives the same text back.
 
     @post str(read_phrase(t)) == t
     """
@@ -546,20 +584,20 @@ def read_phrase(text, kinds=PHRASE_KINDS, depth: int = 0):
 def _best(text: str, kinds: tuple, depth: int):
     """``(phrase, literal characters explained)`` of the best reading of ``text``, or None."""
     best = None
-    for member, regex, literal in _patterns(kinds):
-        m = regex.match(text)
-        if m is None or not all(_fits(k, v) for k, v in m.groupdict().items()):
+    for member, parts, literal in _patterns(kinds):
+        if not text.startswith(parts[0][0]) or not text.endswith(parts[-1][0] if parts[-1][1] is None else ""):
             continue
-        args, score = {}, literal
-        for k, v in m.groupdict().items():
-            args[k] = _argument(k, v, depth)
-            if isinstance(args[k], Phrase):
-                score += _best(v, PHRASE_KINDS, depth + 1)[1]
-        p = Phrase(member, **args)
-        if p != text:   # a number that reads back differently ("007") stays text
-            p, score = Phrase(member, **m.groupdict()), literal
-            if p != text:
-                continue
-        if best is None or score > best[1]:
-            best = (p, score)
+        for split in _splits(parts, text):
+            args, score = {}, literal - FIELD_COST * len(split)
+            for k, v in split.items():
+                args[k] = _argument(k, v, depth)
+                if isinstance(args[k], Phrase):
+                    score += _best(v, PHRASE_KINDS, depth + 1)[1]
+            p = Phrase(member, **args)
+            if p != text:   # a number that reads back differently ("007") stays text
+                p, score = Phrase(member, **split), literal - FIELD_COST * len(split)
+                if p != text:
+                    continue
+            if best is None or score > best[1]:
+                best = (p, score)
     return best
