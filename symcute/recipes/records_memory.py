@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import ClassVar, NamedTuple
 
-from .records import AxisRow, Record, TableRecord, list_row
+from .records import AxisRow, Record, TableRecord, list_row, record, typed
 
 
 class SwizzleUnit(str, Enum):
@@ -161,7 +161,13 @@ class BankCertificate(Record):
     wavefronts: int
 
 
+def _note_keys(keys) -> tuple:
+    from ..memory.shared import NoteKey   # here: symcute.memory loads numpy, which the swizzle report needs not
+    return tuple(NoteKey(k) for k in keys)
+
+
 @dataclass(frozen=True)
+@typed(certificate=record(BankCertificate), notes=_note_keys)
 class BankResult(TableRecord):
     """The exact totals (``symcute.memory.SharedAccess``), the first eight instructions' counts, and the keys
     of the memory model's notes (:class:`symcute.memory.shared.NoteKey`, worded by the template
@@ -178,18 +184,6 @@ class BankResult(TableRecord):
     certificate: BankCertificate | None     # recorded as null where there is none
     notes: tuple | None = None              # NoteKey, ...; absent from derivations written before the notes
 
-    def __post_init__(self):
-        if self.notes is not None:
-            from ..memory.shared import NoteKey   # here: symcute.memory loads numpy, which the swizzle report needs not
-            object.__setattr__(self, "notes", tuple(NoteKey(n) for n in self.notes))
-        if isinstance(self.certificate, dict):
-            object.__setattr__(self, "certificate", BankCertificate.from_details(self.certificate))
-
-    def to_details(self) -> dict:
-        out = super().to_details()
-        out["certificate"] = None if self.certificate is None else self.certificate.to_details()
-        return out
-
 
 # --- bank_address -----------------------------------------------------------------------------------------
 
@@ -205,6 +199,7 @@ BankBitRow.from_details = classmethod(lambda cls, row: cls(row[0], reason_or_tex
 
 
 @dataclass(frozen=True)
+@typed(swizzle_unit=SwizzleUnit, note=reason_or_text)
 class BankAddress(TableRecord):
     """The element offset as a formula of the named sub-axes (None where the layout has no unswizzled base or
     the formula is refused), the swizzle applied to it, and the bank bits as XORs where F2-linear.
@@ -218,11 +213,6 @@ class BankAddress(TableRecord):
     note: BankReason | str | None
     bytes_per_value: int | None
 
-    def __post_init__(self):
-        if self.swizzle_unit is not None:
-            object.__setattr__(self, "swizzle_unit", SwizzleUnit(self.swizzle_unit))
-        object.__setattr__(self, "note", reason_or_text(self.note))
-
 
 # --- bank_fix ---------------------------------------------------------------------------------------------
 
@@ -234,6 +224,7 @@ class SwizzleCost(NamedTuple):
 
 
 @dataclass(frozen=True)
+@typed(skipped=BankReason)
 class BankFix(TableRecord):
     """The swizzle synthesis over the unswizzled base (:func:`symcute.memory.synth.synthesize_swizzle`), or
     why there is none (``skipped``; then ``searched`` is 0 and ``optimal``, ``current_optimal`` and ``base``
@@ -250,10 +241,6 @@ class BankFix(TableRecord):
     optimal: tuple | None = None
     current_optimal: bool | None = None
     base: str | None = None
-
-    def __post_init__(self):
-        if self.skipped is not None:
-            object.__setattr__(self, "skipped", BankReason(self.skipped))
 
     @classmethod
     def none(cls, reason: BankReason, current: str) -> BankFix:
@@ -309,19 +296,10 @@ class ColumnBanks(Record):
 
 
 @dataclass(frozen=True)
+@typed(swizzled=record(ColumnBanks), plain=record(ColumnBanks))
 class SwizzleBanks(TableRecord):
     """The banks of one column of the tile, with the swizzle and without it."""
     element_bits: int
     column: int
     swizzled: ColumnBanks
     plain: ColumnBanks
-
-    def __post_init__(self):
-        for name in ("swizzled", "plain"):
-            v = getattr(self, name)
-            if isinstance(v, dict):
-                object.__setattr__(self, name, ColumnBanks.from_details(v))
-
-    def to_details(self) -> dict:
-        return {"element_bits": self.element_bits, "column": self.column, "swizzled": self.swizzled.to_details(),
-                "plain": self.plain.to_details()}

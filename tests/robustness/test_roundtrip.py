@@ -153,7 +153,8 @@ def test_derivation_round_trips(L, expr, named):
 
 def test_recipes_round_trip():
     for d in [recipes.derive_retile(**recipes.SEED),
-              recipes.derive_tv("SM90_64x64x16_F16F16F16_RS<GMMA::Major::K,GMMA::Major::K>", "1,1,1", ("A", "C"))]:
+              recipes.derive_tv("SM90_64x64x16_F16F16F16_RS<GMMA::Major::K,GMMA::Major::K>", "1,1,1", ("A", "C")),
+              recipes.derive_bank(smem="Sw<3,3,3> o 0 o (32,64):(64,1)"), recipes.derive_swizzle()]:
         text = d.to_json()
         back = Derivation.from_json(text)
         assert back.to_json() == text
@@ -193,3 +194,18 @@ def test_derivation_from_hostile_json(text):
     kind, d = outcome("Derivation.from_json", Derivation.from_json, text)
     if kind == "value":
         outcome("markdown(from_json)", markdown, d, "en", seconds=10)
+
+
+BANK_JSON = recipes.derive_bank(copy_atom="SM90_U32x4_STSM_N", smem="(32,16):(16,1)").to_json()
+SWIZZLE_JSON = recipes.derive_swizzle().to_json()
+
+
+@fuzz_settings(ci=60, large=5_000)
+@given(mutated([BANK_JSON, SWIZZLE_JSON], JSON_POOL + ['"bytes"', '"notes"', '"store_stream"', '"certificate"',
+                                                       '"skipped"', '"swizzled"', '"lanes"'], max_edits=3))
+def test_a_bank_or_swizzle_derivation_from_hostile_json(text):
+    # reading back re-proves each proof step: a layout mutated to 2^63-1 rows takes the prover's exact back-ends
+    # (isl, z3) to their own time limits before it answers unknown and the document is refused
+    kind, d = outcome("Derivation.from_json", Derivation.from_json, text, seconds=30)
+    if kind == "value":   # the records refuse what their recipe did not write: a SymcuteError, never a crash
+        outcome("markdown(from_json)", markdown, d, "zh", seconds=10)
