@@ -21,9 +21,11 @@ from ..errors import SymcuteError
 
 
 class Record:
-    """Base of the records: JSON round trip by field name; ``ROWS`` names the fields that hold row records.
+    """Base of the records: JSON round trip by field name.
 
     A field whose default is None is optional: left out of the details while None, None when absent.
+    Fields holding rows, nested records or enum members are declared with :func:`typed`
+    (``ROWS = {field: Row}`` is the older spelling of ``@typed(field=rows(Row))``).
     """
 
     ROWS: ClassVar[dict] = {}
@@ -131,9 +133,9 @@ class AxisRow(NamedTuple):
 
 
 @dataclass(frozen=True)
+@typed(axes=rows(AxisRow))
 class FormulaStep(Record):
     """What every formula step records (``add_formula``); a recipe's own extras are a record of their own."""
-    ROWS: ClassVar[dict] = {"axes": AxisRow}
     label: str
     axes: tuple
     text: str          # the formula in sub-axis order
@@ -181,9 +183,9 @@ class BroadcastAxis(NamedTuple):
 
 
 @dataclass(frozen=True)
+@typed(broadcast=rows(BroadcastAxis))
 class TVLayout(Record):
     """The extra details of a TV layout's formula step ``F_<op>``."""
-    ROWS: ClassVar[dict] = {"broadcast": BroadcastAxis}
     operand: str
     tile: tuple
     broadcast: tuple

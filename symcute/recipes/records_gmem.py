@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
-from typing import ClassVar, NamedTuple
+from typing import NamedTuple
 
 from ..symbolic.vocabulary import Verdict
 from .records import Record, TableRecord, list_row, rows, typed
@@ -153,6 +153,6 @@ class GmemCheck(Record):
 
 
 @dataclass(frozen=True)
+@typed(checks=rows(GmemCheck))
 class GmemChecks(TableRecord):
-    ROWS: ClassVar[dict] = {"checks": GmemCheck}
     checks: tuple

@@ -8,7 +8,7 @@ formula step (``add_formula(d, ..., **rec.to_details())``), read back by ``repor
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar, NamedTuple
+from typing import NamedTuple
 
 from .records import Record, TableRecord, list_row, record, rows, typed
 
@@ -145,8 +145,8 @@ class StageRow(Record):
 
 
 @dataclass(frozen=True)
+@typed(rows=rows(StageRow))
 class ThreadDomain(TableRecord):
-    ROWS: ClassVar[dict] = {"rows": StageRow}
     ref: str
     ref_shape: tuple
     rows: tuple             # (thrfrg, final)
@@ -165,8 +165,8 @@ class SelectedTV(Record):
 
 
 @dataclass(frozen=True)
+@typed(rows=rows(SelectedTV))
 class SelectedTVs(TableRecord):
-    ROWS: ClassVar[dict] = {"rows": SelectedTV}
     rows: tuple
     threads: int
     ranges: tuple | None    # (v, lowest tv, highest tv) per value index, None when the image is not counted
@@ -190,9 +190,9 @@ class UpcastRow(Record):
 
 
 @dataclass(frozen=True)
+@typed(rows=rows(UpcastRow))
 class Upcast(Record):
     """The extra details of an upcast formula step."""
-    ROWS: ClassVar[dict] = {"rows": UpcastRow}
     n: int
     product_each: tuple
     rows: tuple
