@@ -18,7 +18,10 @@ LEFT_REFUSED = "error"   # ``left``: CuTe's left_inverse refused the layout (its
 
 def _method(v):
     """A prover method as its member (a conjunction's joined method, or an error message, stays text)."""
-    return Method(v) if v in Method._value2member_map_ else v
+    try:
+        return Method(v)
+    except ValueError:
+        return v
 
 
 def _verdict_or_refused(v):

@@ -126,7 +126,10 @@ class Agreement(str, Enum):
 
 
 def _check_verdict(v):
-    return Agreement(v) if v in Agreement._value2member_map_ else Verdict(v)
+    try:
+        return Agreement(v)
+    except ValueError:
+        return Verdict(v)
 
 
 @dataclass(frozen=True)
