@@ -83,8 +83,7 @@ def run(args) -> int:
         value, broken = _evaluate_and_check(args.expr, lets, ps is not None)
     if broken is not None:
         import sys
-        from ..symbolic.contracts import warning_line
-        print(f"warning: {warning_line(broken)}", file=sys.stderr)
+        print(f"warning: {_warning_line(broken)}", file=sys.stderr)
     if args.cute_print and not (args.cpp or args.dsl):
         print(cute_show(value))
         return 0
@@ -136,3 +135,12 @@ def show(value) -> str:
 
 def _leaf(v):
     return tuple(_leaf(x) for x in v) if isinstance(v, tuple) else str(v)
+
+
+def _warning_line(proof) -> str:
+    """One line for a broken contract: ``CuTe's value ... breaks ...: at index 2, R = 3 but A(B) = 7``
+    (the CLI's wording; the proof is symbolic's data)."""
+    from ..symbolic.vocabulary import in_summary
+    ce = proof.counterexample or {}
+    shown = ", ".join(f"{k} = {v}" for k, v in ce.items() if in_summary(k))
+    return f"CuTe's value breaks its contract: {proof.statement} is refuted ({shown})"

@@ -55,7 +55,7 @@ from ..errors import SymcuteError
 from .linear import Compose
 from .proof import Certificate, Proof
 from .vocabulary import Column, Condition, CounterexampleKey as Key, Labelled, Method, Phrase, Reason, Statement, \
-    Verdict, in_summary
+    Verdict
 from .table import Table
 
 DIVIDES = ("logical_divide", "zipped_divide", "tiled_divide", "flat_divide")
@@ -658,10 +658,3 @@ def _wall_clock_bound(seconds: float):
 def _flat_modes(values) -> int:
     """The largest number of flat modes among the layouts in ``values`` (0 when there are none)."""
     return max((len(it.flatten_to_tuple(v.shape)) for v in values if isinstance(v, Layout)), default=0)
-
-
-def warning_line(proof: Proof) -> str:
-    """One line for a broken contract: ``CuTe's value ... breaks ...: at index 2, R = 3 but A(B) = 7``."""
-    ce = proof.counterexample or {}
-    shown = ", ".join(f"{k} = {v}" for k, v in ce.items() if in_summary(k))
-    return f"CuTe's value breaks its contract: {proof.statement} is refuted ({shown})"
