@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from .. import markup as md
 from ..markup import Raw, block, code
+from ..symbolic.vocabulary import Reason, read_phrase
 from ..recipes.records_gmem import (
     Agreement, GmemChecks, GmemConfiguration, GmemCopy, GmemFormula, GmemPartition, GmemTiles,
 )
@@ -53,7 +54,7 @@ def render(view, t) -> str:
         verdict = c.verdict.value
         line = t("gmem_check", claim=t("gmem_claim_" + c.claim, bm=code(BM), bk=code(BK)),
                  verdict=t(("gmem_verdict_" if isinstance(c.verdict, Agreement) else "verdict_") + verdict),
-                 method=md.esc(str(c.method)))
+                 method=t.phrase(read_phrase(c.method, (Reason,))))
         if c.failed:
             w = ", ".join(f"{k}={v}" for k, v in (c.witness or {}).items())
             line += " " + t("gmem_counterexample", witness=code(w or "-"), coordinate=code(c.coordinate or ""),

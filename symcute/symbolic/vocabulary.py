@@ -303,6 +303,10 @@ class Statement(_Term):
     SAME_MEMORY = "the same memory"
     IF_INJECTIVE = "if {a} is injective with non-negative strides, then {claim}"
     SAME_IMAGE = "image(R) == {image}"
+    # the parametric prover (symbolic/parametric/prover.py: ParamProof.claim)
+    PARAM_EQUAL = "{a} == {b} as functions"
+    PARAM_INJECTIVE = "{a} is injective"
+    PARAM_FORMULA = "F == {expected}"
 
 
 @unique
@@ -398,6 +402,20 @@ class Reason(_Term):
                           "the claim says nothing here")
     IMAGES_ENUMERATED = "both images enumerated with core"
     IN_ONE_IMAGE = "in one image and not the other"
+    # the parametric prover's arguments (symbolic/parametric/prover.py: ParamProof.method)
+    PARAM_SIZES_DIFFER = "sizes differ"
+    PARAM_SEARCH = "instantiation search"
+    PARAM_SIZE_UNSETTLED = "size equality not settled"
+    PARAM_SAME_DIGITS = "digits: same sub-axes, equal coefficients where the extent exceeds 1"
+    PARAM_COEFFICIENT_DIFFERS = "digits: a coefficient differs"
+    PARAM_NOTHING_FOUND = "no certificate and no counterexample found"
+    PARAM_CHAIN = "digits: sorted coefficients, each at least the span below it"
+    PARAM_POLYNOMIAL = "polynomial identity over the sub-axes and parameters"
+    PARAM_Z3_NO_COORDINATE = "z3: no admissible parameters and coordinate where they differ"
+    PARAM_Z3_NO_INDEX = "z3: no admissible parameters and index where they differ"
+    PARAM_Z3_NO_COLLISION = "z3: no admissible parameters and two indices with one offset"
+    PARAM_Z3_MODEL = "z3 model, re-evaluated with core"
+    PARAM_UNDECIDED = "not a polynomial identity; z3 did not decide"
 
 
 @unique

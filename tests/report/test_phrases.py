@@ -27,7 +27,7 @@ def test_every_phrase_has_a_template_in_both_languages_with_the_members_fields()
         assert _fields(EN[m]) == _fields(ZH[m]) == _fields(m.value), m
     # only the phrases that are formulas read the same in both languages
     assert {m for m in members if ZH[m] == EN[m]} == {Statement.COMPLEMENT_SIZE, Statement.SAME_IMAGE, Reason.MEET,
-                                                       Reason.BASE_VALUE, Reason.F2_CONSTANT}
+                                                       Reason.BASE_VALUE, Reason.F2_CONSTANT, Statement.PARAM_FORMULA}
 
 
 def _unknown():
@@ -74,3 +74,20 @@ def test_a_check_without_a_claim_template_words_the_statement_and_the_query_in_t
 
 def test_the_reason_kinds_the_report_words_are_the_provers():
     assert Reason.NOT_INJECTIVE in ZH and ZH[Reason.NOT_INJECTIVE] == "不是单射：{why}"
+
+
+def test_the_parametric_provers_arguments_are_worded_in_the_gmem_document():
+    from symcute.recipes import derive_gmem
+    from symcute.report import markdown
+    from symcute.symbolic.parametric import prover as R
+    from symcute.trace.derivation import Derivation
+    d = derive_gmem()
+    zh, en = markdown(d, "zh"), markdown(d, "en")
+    assert "子轴与参数上的多项式恒等式" in zh and "polynomial identity" not in zh
+    assert "polynomial identity over the sub-axes and parameters" in en
+    # the same words from the derivation read back from JSON (the check lines: each ends with its argument)
+    back = Derivation.from_json(d.to_json())
+    for doc, again in ((zh, markdown(back, "zh")), (en, markdown(back, "en"))):
+        checks = [ln for ln in doc.splitlines() if "**" in ln and ln.startswith("- ")]
+        assert len(checks) >= 5 and checks == [ln for ln in again.splitlines() if "**" in ln and ln.startswith("- ")]
+    assert R.ParamProof.__dataclass_fields__["method"].type == "str"   # a Phrase is a str: callers keep working

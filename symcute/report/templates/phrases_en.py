@@ -58,6 +58,9 @@ PHRASES = {
     Statement.SAME_MEMORY: 'the same memory',
     Statement.IF_INJECTIVE: 'if {a} is injective with non-negative strides, then {claim}',
     Statement.SAME_IMAGE: 'image(R) == {image}',
+    Statement.PARAM_EQUAL: '{a} == {b} as functions',
+    Statement.PARAM_INJECTIVE: '{a} is injective',
+    Statement.PARAM_FORMULA: 'F == {expected}',
     # Reason
     Reason.DOMAINS_DIFFER: 'the domains differ: index {index} is in the domain of {side} only',
     Reason.DIGIT_DIFFERS: (
@@ -147,6 +150,19 @@ PHRASES = {
         'here'),
     Reason.IMAGES_ENUMERATED: 'both images enumerated with core',
     Reason.IN_ONE_IMAGE: 'in one image and not the other',
+    Reason.PARAM_SIZES_DIFFER: 'sizes differ',
+    Reason.PARAM_SEARCH: 'instantiation search',
+    Reason.PARAM_SIZE_UNSETTLED: 'size equality not settled',
+    Reason.PARAM_SAME_DIGITS: 'digits: same sub-axes, equal coefficients where the extent exceeds 1',
+    Reason.PARAM_COEFFICIENT_DIFFERS: 'digits: a coefficient differs',
+    Reason.PARAM_NOTHING_FOUND: 'no certificate and no counterexample found',
+    Reason.PARAM_CHAIN: 'digits: sorted coefficients, each at least the span below it',
+    Reason.PARAM_POLYNOMIAL: 'polynomial identity over the sub-axes and parameters',
+    Reason.PARAM_Z3_NO_COORDINATE: 'z3: no admissible parameters and coordinate where they differ',
+    Reason.PARAM_Z3_NO_INDEX: 'z3: no admissible parameters and index where they differ',
+    Reason.PARAM_Z3_NO_COLLISION: 'z3: no admissible parameters and two indices with one offset',
+    Reason.PARAM_Z3_MODEL: 'z3 model, re-evaluated with core',
+    Reason.PARAM_UNDECIDED: 'not a polynomial identity; z3 did not decide',
     # Condition
     Condition.MIXED_RADIX: (
         'the digits form the mixed-radix chain of [0, {top}) (weights are prefix products of the extents)'),

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 import sympy
 
 from ...errors import SymcuteError
-from ..vocabulary import Verdict
+from ..vocabulary import Phrase, Reason, Statement, Verdict
 from .conditions import Params
 from .layout import ParamLayout, _leaves
 from .printing import show_expr
@@ -126,9 +126,9 @@ def formula(layout: ParamLayout, names=None) -> ParamFormula:
 
 @dataclass(frozen=True)
 class ParamProof:
-    claim: str
+    claim: str                     # a Phrase (a Statement) where the prover words it, else the caller's text
     verdict: Verdict               # proved, refuted or unknown (its text is also accepted)
-    method: str
+    method: str                    # a Phrase (a Reason): the argument that decided it
     conditions: tuple = ()         # the side conditions the claim is for
     witness: dict | None = None    # refuted: admissible parameter values
     coordinate: object = None      # refuted: the index (or axis values) where the sides differ
@@ -170,31 +170,32 @@ def prove_equal(a: ParamLayout, b: ParamLayout, claim: str | None = None) -> Par
     """``a(i) == b(i)`` for every index ``i < size`` and every admissible value, and ``size(a) == size(b)``."""
     ps = _union(a, b)
     a, b = _rebase(a, ps), _rebase(b, ps)
-    claim = claim or f"{a} == {b} as functions"
+    claim = claim or Phrase(Statement.PARAM_EQUAL, a=str(a), b=str(b))
     sa, sb = _e(a.size()), _e(b.size())
     v = ps.decide(sympy.Eq(sa, sb))
     if v.verdict is Verdict.REFUTED:
         w = v.witness
-        return ParamProof(claim, Verdict.REFUTED, "sizes differ", _conds(ps), w, "size",
+        return ParamProof(claim, Verdict.REFUTED, Phrase(Reason.PARAM_SIZES_DIFFER), _conds(ps), w, "size",
                           (a.subs(w, warn_overflow=False).size(), b.subs(w, warn_overflow=False).size()))
     if v.verdict is Verdict.UNKNOWN:
         found = _search(ps, lambda w: _first_difference(a.subs(w, warn_overflow=False),
                                                         b.subs(w, warn_overflow=False)))
         if found:
-            return ParamProof(claim, Verdict.REFUTED, "instantiation search", _conds(ps), *found)
-        return ParamProof(claim, Verdict.UNKNOWN, "size equality not settled", _conds(ps))
+            return ParamProof(claim, Verdict.REFUTED, Phrase(Reason.PARAM_SEARCH), _conds(ps), *found)
+        return ParamProof(claim, Verdict.UNKNOWN, Phrase(Reason.PARAM_SIZE_UNSETTLED), _conds(ps))
     fa, fb = formula(a), formula(b)
     digits = _same_digits(ps, fa, fb)
     if digits is not None:
         ok, bad_axis, witness = digits
         if ok:
-            return ParamProof(claim, Verdict.PROVED, "digits: same sub-axes, equal coefficients where the extent exceeds 1",
+            return ParamProof(claim, Verdict.PROVED, Phrase(Reason.PARAM_SAME_DIGITS),
                               _conds(ps))
         if witness is not None:
             A, B = a.subs(witness, warn_overflow=False), b.subs(witness, warn_overflow=False)
             idx = _axis_index(fa, bad_axis, ps, witness)
             if A(idx) != B(idx):
-                return ParamProof(claim, Verdict.REFUTED, "digits: a coefficient differs", _conds(ps), witness, idx,
+                return ParamProof(claim, Verdict.REFUTED, Phrase(Reason.PARAM_COEFFICIENT_DIFFERS), _conds(ps),
+                                  witness, idx,
                                   (A(idx), B(idx)))
     res = _z3_equal(ps, fa, fb, sa)
     if res is not None:
@@ -203,8 +204,8 @@ def prove_equal(a: ParamLayout, b: ParamLayout, claim: str | None = None) -> Par
     found = _search(ps, lambda w: _first_difference(a.subs(w, warn_overflow=False),
                                                     b.subs(w, warn_overflow=False)))
     if found:
-        return ParamProof(claim, Verdict.REFUTED, "instantiation search", _conds(ps), *found)
-    return ParamProof(claim, Verdict.UNKNOWN, "no certificate and no counterexample found", _conds(ps))
+        return ParamProof(claim, Verdict.REFUTED, Phrase(Reason.PARAM_SEARCH), _conds(ps), *found)
+    return ParamProof(claim, Verdict.UNKNOWN, Phrase(Reason.PARAM_NOTHING_FOUND), _conds(ps))
 
 
 def _axis_index(f: ParamFormula, k: int, ps: Params, witness: dict) -> int:
@@ -264,7 +265,7 @@ def _z3_equal(ps: Params, fa, fb, size):
         return None
     r = s.check()
     if r == z3.unsat:
-        return (Verdict.PROVED, "z3: no admissible parameters and index where they differ")
+        return (Verdict.PROVED, Phrase(Reason.PARAM_Z3_NO_INDEX))
     if r == z3.sat:
         m = s.model()
         inner = {p.inner: m.evaluate(env[p.inner], model_completion=True).as_long() for p in ps.params}
@@ -272,7 +273,7 @@ def _z3_equal(ps: Params, fa, fb, size):
         idx = m.evaluate(q, model_completion=True).as_long()
         A, B = fa.layout.subs(w, warn_overflow=False), fb.layout.subs(w, warn_overflow=False)
         if A(idx) != B(idx):
-            return (Verdict.REFUTED, "z3 model, re-evaluated with core", w, idx, (A(idx), B(idx)))
+            return (Verdict.REFUTED, Phrase(Reason.PARAM_Z3_MODEL), w, idx, (A(idx), B(idx)))
     return None
 
 
@@ -310,11 +311,11 @@ def _search(ps: Params, probe, seed: int = 0):
 def prove_injective(layout: ParamLayout) -> ParamProof:
     """No two indices below ``size`` map to the same offset, for every admissible value."""
     ps = layout.params
-    claim = f"{layout} is injective"
+    claim = Phrase(Statement.PARAM_INJECTIVE, a=str(layout))
     f = formula(layout)
     chain = _chain_certificate(ps, f)
     if chain:
-        return ParamProof(claim, Verdict.PROVED, "digits: sorted coefficients, each at least the span below it", _conds(ps))
+        return ParamProof(claim, Verdict.PROVED, Phrase(Reason.PARAM_CHAIN), _conds(ps))
     res = _z3_injective(ps, f, _e(layout.size()))
     if res is not None:
         return ParamProof(claim, res[0], res[1], _conds(ps), *res[2:])
@@ -333,8 +334,8 @@ def prove_injective(layout: ParamLayout) -> ParamProof:
         return None
     found = _search(ps, probe)
     if found:
-        return ParamProof(claim, Verdict.REFUTED, "instantiation search", _conds(ps), *found)
-    return ParamProof(claim, Verdict.UNKNOWN, "no certificate and no counterexample found", _conds(ps))
+        return ParamProof(claim, Verdict.REFUTED, Phrase(Reason.PARAM_SEARCH), _conds(ps), *found)
+    return ParamProof(claim, Verdict.UNKNOWN, Phrase(Reason.PARAM_NOTHING_FOUND), _conds(ps))
 
 
 def _chain_certificate(ps: Params, f: ParamFormula) -> bool:
@@ -379,7 +380,7 @@ def _z3_injective(ps, f, size):
         return None
     r = s.check()
     if r == z3.unsat:
-        return (Verdict.PROVED, "z3: no admissible parameters and two indices with one offset")
+        return (Verdict.PROVED, Phrase(Reason.PARAM_Z3_NO_COLLISION))
     if r == z3.sat:
         m = s.model()
         inner = {p.inner: m.evaluate(env[p.inner], model_completion=True).as_long() for p in ps.params}
@@ -387,7 +388,7 @@ def _z3_injective(ps, f, size):
         i, j = m.evaluate(q1, model_completion=True).as_long(), m.evaluate(q2, model_completion=True).as_long()
         L = f.layout.subs(w, warn_overflow=False)
         if L(i) == L(j) and i != j:
-            return (Verdict.REFUTED, "z3 model, re-evaluated with core", w, (i, j), (L(i), L(j)))
+            return (Verdict.REFUTED, Phrase(Reason.PARAM_Z3_MODEL), w, (i, j), (L(i), L(j)))
     return None
 
 
@@ -398,12 +399,12 @@ def prove_formula(f: ParamFormula, expected, claim: str | None = None) -> ParamP
     and the declared parameters.
     """
     ps = f.params
-    claim = claim or f"F == {expected}"
+    claim = claim or Phrase(Statement.PARAM_FORMULA, expected=str(expected))
     axis_syms = {a.name: s for a, s in zip(f.axes, f.symbols())}
     exp_inner = _expected_inner(ps, expected, axis_syms)   # axis symbols matched by name
     diff = sympy.expand(f.inner_expr() - exp_inner)
     if diff == 0:
-        return ParamProof(claim, Verdict.PROVED, "polynomial identity over the sub-axes and parameters", _conds(ps))
+        return ParamProof(claim, Verdict.PROVED, Phrase(Reason.PARAM_POLYNOMIAL), _conds(ps))
     # a difference supported only on axes of extent 1 still vanishes: let Z3 decide over the domain
     import z3
     from .z3_backend import Unsupported, solver_for, to_z3
@@ -418,7 +419,7 @@ def prove_formula(f: ParamFormula, expected, claim: str | None = None) -> ParamP
     except Unsupported:
         r = None
     if r is not None and r == z3.unsat:
-        return ParamProof(claim, Verdict.PROVED, "z3: no admissible parameters and coordinate where they differ",
+        return ParamProof(claim, Verdict.PROVED, Phrase(Reason.PARAM_Z3_NO_COORDINATE),
                           _conds(ps))
     if r is not None and r == z3.sat:
         m = s.model()
@@ -429,8 +430,8 @@ def prove_formula(f: ParamFormula, expected, claim: str | None = None) -> ParamP
         rhs = int(exp_inner.xreplace({**{k: sympy.Integer(v) for k, v in inner.items()},
                                       **{sym: sympy.Integer(coord[sym.name]) for sym in f.symbols()}}))
         if lhs != rhs:
-            return ParamProof(claim, Verdict.REFUTED, "z3 model, re-evaluated with core", _conds(ps), w, coord, (lhs, rhs))
-    return ParamProof(claim, Verdict.UNKNOWN, "not a polynomial identity; z3 did not decide", _conds(ps))
+            return ParamProof(claim, Verdict.REFUTED, Phrase(Reason.PARAM_Z3_MODEL), _conds(ps), w, coord, (lhs, rhs))
+    return ParamProof(claim, Verdict.UNKNOWN, Phrase(Reason.PARAM_UNDECIDED), _conds(ps))
 
 
 def _expected_inner(ps: Params, expected, axis_syms: dict):
