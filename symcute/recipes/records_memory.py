@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
-from typing import ClassVar, NamedTuple
+from typing import NamedTuple
 
-from .records import AxisRow, Record, TableRecord, list_row, record, typed
+from .records import AxisRow, Record, TableRecord, list_row, record, rows, typed
 
 
 class SwizzleUnit(str, Enum):
@@ -89,9 +89,9 @@ class PhaseRow(NamedTuple):
 
 
 @dataclass(frozen=True)
+@typed(rows=rows(PhaseRow))
 class BankPhases(TableRecord):
     """The worst instruction, phase by phase, and each lane's bank and first word (None: inactive lane)."""
-    ROWS: ClassVar[dict] = {"rows": PhaseRow}
     warp: int
     instruction: int
     rows: tuple
@@ -114,19 +114,16 @@ class WitnessLane(NamedTuple):
 class WordLanes(tuple):
     """The lanes of the witness that touch one of its words (a tuple of :class:`WitnessLane`)."""
 
-    def to_details(self) -> list:
-        return [lane.to_details() for lane in self]
-
     @classmethod
     def from_details(cls, lanes) -> WordLanes:
         return cls(lane if isinstance(lane, WitnessLane) else WitnessLane.from_details(lane) for lane in lanes)
 
 
 @dataclass(frozen=True)
+@typed(lanes=rows(WordLanes))
 class BankWitness(TableRecord):
     """The worst phase's busiest bank: the distinct ``words`` it serves one wavefront each, the lanes of each
     word, and the sub-axes on which those lanes differ."""
-    ROWS: ClassVar[dict] = {"lanes": WordLanes}
     warp: int
     instruction: int
     phase: int
@@ -167,12 +164,11 @@ def _note_keys(keys) -> tuple:
 
 
 @dataclass(frozen=True)
-@typed(certificate=record(BankCertificate), notes=_note_keys)
+@typed(per_instruction=rows(InstructionCount), certificate=record(BankCertificate), notes=_note_keys)
 class BankResult(TableRecord):
     """The exact totals (``symcute.memory.SharedAccess``), the first eight instructions' counts, and the keys
     of the memory model's notes (:class:`symcute.memory.shared.NoteKey`, worded by the template
     ``bank_note_<key>``)."""
-    ROWS: ClassVar[dict] = {"per_instruction": InstructionCount}
     wavefronts: int
     ideal: int
     ways: int
@@ -199,13 +195,12 @@ BankBitRow.from_details = classmethod(lambda cls, row: cls(row[0], reason_or_tex
 
 
 @dataclass(frozen=True)
-@typed(swizzle_unit=SwizzleUnit, note=reason_or_text)
+@typed(swizzle_unit=SwizzleUnit, bank_bits=rows(BankBitRow), note=reason_or_text)
 class BankAddress(TableRecord):
     """The element offset as a formula of the named sub-axes (None where the layout has no unswizzled base or
     the formula is refused), the swizzle applied to it, and the bank bits as XORs where F2-linear.
 
     ``note``: why the bank bits are not shown: a :class:`BankReason`, or the refusal's message."""
-    ROWS: ClassVar[dict] = {"bank_bits": BankBitRow}
     formula: str | None
     swizzle: str | None
     swizzle_unit: SwizzleUnit | None
@@ -224,12 +219,11 @@ class SwizzleCost(NamedTuple):
 
 
 @dataclass(frozen=True)
-@typed(skipped=BankReason)
+@typed(alternatives=rows(SwizzleCost), skipped=BankReason)
 class BankFix(TableRecord):
     """The swizzle synthesis over the unswizzled base (:func:`symcute.memory.synth.synthesize_swizzle`), or
     why there is none (``skipped``; then ``searched`` is 0 and ``optimal``, ``current_optimal`` and ``base``
     are absent)."""
-    ROWS: ClassVar[dict] = {"alternatives": SwizzleCost}
     searched: int
     best: str | None
     cost: int | None
@@ -259,9 +253,9 @@ class BitRow(NamedTuple):
 
 
 @dataclass(frozen=True)
+@typed(axes=rows(AxisRow), bits=rows(BitRow), plain_bits=rows(BitRow))
 class SwizzleFormula(TableRecord):
     """A swizzled tile ``Sw o O o L``: its formula and bit table, with and without the swizzle."""
-    ROWS: ClassVar[dict] = {"axes": AxisRow, "bits": BitRow, "plain_bits": BitRow}
     layout: str
     inner: str
     swizzle: str
@@ -284,10 +278,10 @@ class RowPair(NamedTuple):
 
 
 @dataclass(frozen=True)
+@typed(pairs=rows(RowPair))
 class ColumnBanks(Record):
     """The bank of each row's element of one column, the GF(2) kernel of the row bits' bank map (each vector
     the names of its bits), the colliding row pairs it gives, and rows / distinct banks."""
-    ROWS: ClassVar[dict] = {"pairs": RowPair}
     banks: tuple
     kernel: tuple
     pairs: tuple
