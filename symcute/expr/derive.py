@@ -7,7 +7,7 @@ from ..core import int_tuple as it
 from ..errors import SymcuteError
 from ..trace.derivation import Derivation
 from ..recipes.records_expr import Binding, Bindings, ExprFormula
-from ..recipes.steps import add_formula, add_proof, add_table, cute, last_node
+from ..recipes.steps import add_formula, add_proof, add_table, cute
 from . import language
 
 def derive_expr(text: str, lets: dict | None = None, names: dict | None = None) -> Derivation:
@@ -148,8 +148,7 @@ def _contract_check(d: Derivation, step, k: int) -> None:
         return
     label = d.graph.nodes[step.output]["label"]
     add_proof(d, "prove_contract", p, {"result": d.ref(step.output)}, [label, rule], "contract",
-              _size_or_none(value))
-    d.graph.nodes[last_node(d)]["details"]["step"] = k
+              _size_or_none(value), step=k)
 
 
 def _size_or_none(v):
@@ -204,5 +203,4 @@ def _step_check(d: Derivation, step, k: int, args: dict, f) -> None:
         except SymcuteError:
             return
     rid = {"right_inverse": "prove_right_inverse", "left_inverse": "prove_left_inverse"}.get(claim, "prove_equal")
-    add_proof(d, rid, p, {"result": d.ref(step.output)}, lab, claim, n)
-    d.graph.nodes[last_node(d)]["details"]["step"] = k
+    add_proof(d, rid, p, {"result": d.ref(step.output)}, lab, claim, n, step=k)

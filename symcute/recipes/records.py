@@ -5,8 +5,8 @@ untyped dicts had, so a derivation's JSON is unchanged) and read back with ``fro
 takes the details of a derivation re-imported from JSON.  The derivation graph's node structure is
 ``symcute.trace``'s; these are the payloads of the recipes' own table and formula steps.
 
-This module holds the base (:class:`Record`, :class:`TableRecord`, :func:`list_row`, :func:`typed`), the
-formula step and worked example every recipe writes, and tv's records; each other recipe's records are a
+This module holds the base (:class:`Record`, :class:`StepRecord`, :class:`TableRecord`, :func:`list_row`,
+:func:`typed`), the formula step, worked example and proof step every recipe writes, and tv's records; each other recipe's records are a
 sibling module (``records_retile``, ``records_gmem``, ``records_catalog``, ``records_expr``,
 ``records_memory``).
 """
@@ -14,16 +14,20 @@ sibling module (``records_retile``, ``records_gmem``, ``records_catalog``, ``rec
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from enum import Enum
+from enum import Enum, unique
 from typing import ClassVar, NamedTuple
 
 from ..errors import SymcuteError
+from ..symbolic.vocabulary import Method, Verdict
 
 
 class Record:
     """Base of the records: JSON round trip by field name.
 
     A field whose default is None is optional: left out of the details while None, None when absent.
+    A field without a default is required: ``from_details`` refuses details without it.  A required field
+    may still hold None when its type says so (``domain: int | None``): it is written as JSON null, and read
+    back as None, so the key is there either way.
     Fields holding rows, nested records or enum members are declared with :func:`typed`
     (``ROWS = {field: Row}`` is the older spelling of ``@typed(field=rows(Row))``).
     """
@@ -55,17 +59,25 @@ class Record:
         return cls(**kw)
 
 
-class TableRecord(Record):
-    """A record that is the whole of one table step: its details hold its fields and the step's ``kind``,
-    and ``from_details`` refuses a key it does not know (as well as a missing field)."""
+class StepRecord(Record):
+    """A record that is the whole of one step's details: ``from_details`` refuses a key it does not know
+    (as well as a missing field), besides the step's own ``EXTRA_KEYS``."""
+
+    EXTRA_KEYS: ClassVar[frozenset] = frozenset()
 
     @classmethod
     def from_details(cls, details: dict):
-        known = {f.name for f in fields(cls)} | {"kind"}
+        known = {f.name for f in fields(cls)} | cls.EXTRA_KEYS
         extra = sorted(set(details) - known)
         if extra:
             raise SymcuteError(f"report: the {cls.__name__} record has no field {extra[0]!r} (a malformed derivation)")
         return super().from_details(details)
+
+
+class TableRecord(StepRecord):
+    """A record that is the whole of one table step: its details hold its fields and the step's ``kind``."""
+
+    EXTRA_KEYS = frozenset({"kind"})
 
 
 def _json(v):
@@ -155,6 +167,55 @@ class Evaluation(Record):
     value: int
     inner: int | None = None
     axis: str | None = None
+
+
+def read_method(v):
+    """A ``typed`` reader: a prover method as its member (a conjunction's joined method, or an error
+    message, stays text)."""
+    try:
+        return Method(v)
+    except ValueError:
+        return v
+
+
+@unique
+class ProofClaim(str, Enum):
+    """What a recipe's proof step claims; its statement template is ``claim_<value>`` (labels, domain and
+    target filled in)."""
+    RIGHT_INVERSE = "right_inverse"          # a(b(i)) == i on [0, domain)
+    LEFT_INVERSE = "left_inverse"            # b(a(x)) == x on [0, domain)
+    INJECTIVE = "injective"
+    SURJECTIVE = "surjective"                # onto [0, target)
+    BIJECTIVE = "bijective"                  # onto [0, target)
+    EQUAL = "equal"                          # a(i) == b(i) on [0, domain)
+    WITH_SHAPE = "with_shape"                # retile-d: H == G
+    RETILE_WITH_SHAPE = "retile_with_shape"  # retile-d: TiledCopy::retile's with_shape == H
+    RETILE_UPCAST = "retile_upcast"          # retile-d: TiledCopy::retile's upcast == frg_layout_mn
+    CONTRACT = "contract"                    # derive expr: CuTe's value meets its documented postcondition
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@dataclass(frozen=True)
+@typed(claim=ProofClaim, labels=tuple, verdict=Verdict, method=read_method)
+class ProofDetails(StepRecord):
+    """What a proof step records (``add_proof``): the claim, its operands' labels, the prover's verdict and
+    method, the inputs ``[0, domain)`` the claim is about, and for a surjectivity claim its range
+    ``[0, target)``.  derive_tv's checks name the ``operand``, derive expr's the ``step`` they check.
+
+    ``claim`` None: a check with no statement template of its own (the report words the prover's statement);
+    ``domain`` None: a value without a size (derive expr's contract on a non-layout) -- both required keys,
+    written as JSON null.
+    """
+    claim: ProofClaim | None
+    labels: tuple
+    verdict: Verdict
+    method: Method | str
+    domain: int | None
+    target: int | None = None
+    operand: str | None = None
+    step: int | None = None
 
 
 # --- tv ------------------------------------------------------------------------------------------------

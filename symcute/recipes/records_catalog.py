@@ -11,17 +11,9 @@ from dataclasses import dataclass
 
 from ..atoms.operand import OPERANDS
 from ..symbolic.vocabulary import Method, Verdict
-from .records import BroadcastAxis, Record, TableRecord, record, rows, typed
+from .records import BroadcastAxis, Record, TableRecord, read_method, record, rows, typed
 
 LEFT_REFUSED = "error"   # ``left``: CuTe's left_inverse refused the layout (its message is ``left_method``)
-
-
-def _method(v):
-    """A prover method as its member (a conjunction's joined method, or an error message, stays text)."""
-    try:
-        return Method(v)
-    except ValueError:
-        return v
 
 
 def _verdict_or_refused(v):
@@ -29,8 +21,8 @@ def _verdict_or_refused(v):
 
 
 @dataclass(frozen=True)
-@typed(right=Verdict, right_method=_method, broadcast=rows(BroadcastAxis), left=_verdict_or_refused,
-       left_method=_method)
+@typed(right=Verdict, right_method=read_method, broadcast=rows(BroadcastAxis), left=_verdict_or_refused,
+       left_method=read_method)
 class InverseFacts(Record):
     """One TV layout L: size(L), size(right_inverse(L)), the verdicts on ``L(R(i)) == i`` and on
     ``left_inverse(L)`` undoing L, and L's broadcast sub-axes (``t0, t1, ...``, ``v0, v1, ...``)."""

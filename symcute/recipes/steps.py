@@ -10,7 +10,7 @@ from .. import symbolic as sym
 from ..core import int_tuple as it
 from ..errors import SymcuteError
 from ..trace.derivation import Derivation
-from .records import AxisRow, Evaluation, FormulaStep
+from .records import AxisRow, Evaluation, FormulaStep, ProofDetails
 
 ATOM_AXES = ("wm", "wn", "wk")
 ENUMERATE_LIMIT = 1 << 20   # distinct-value counts and per-value ranges enumerate up to this many inputs
@@ -147,18 +147,17 @@ def _register_contract_rule() -> None:
 _register_contract_rule()
 
 
-def add_proof(d: Derivation, rule: str, proof, inputs: dict, labels: list, claim: str, domain: int,
-              target: int | None = None) -> None:
-    """Record a prover result as a step (``claim`` keys the statement template in reports).
+def add_proof(d: Derivation, rule: str, proof, inputs: dict, labels: list, claim: str, domain: int | None,
+              target: int | None = None, *, operand: str | None = None, step: int | None = None) -> None:
+    """Record a prover result as a step whose details are a :class:`ProofDetails` (``claim`` keys the
+    statement template in reports).
 
     ``domain``: the inputs the claim is about (``[0, domain)``); ``target``: the
-    range ``[0, target)`` of a surjectivity claim.
+    range ``[0, target)`` of a surjectivity claim; ``operand`` (derive_tv) and ``step`` (derive expr): what
+    the check is about.
     """
-    details = {"claim": claim, "labels": labels, "verdict": proof.verdict, "method": proof.method,
-               "domain": domain}
-    if target is not None:
-        details["target"] = target
-    d.add_step(rule, inputs, proof, details)
+    d.add_step(rule, inputs, proof, ProofDetails(claim, labels, proof.verdict, proof.method, domain, target,
+                                                 operand, step).to_details())
 
 
 def last_node(d: Derivation) -> str:

@@ -9,7 +9,7 @@ from ..core import int_tuple as it
 from ..trace.derivation import Derivation
 from .records import BroadcastAxis, TVConfiguration, TVInverse, TVLayout
 from .steps import (
-    _atom_layout, last_node, _names_tree, add_evaluation, add_formula, add_proof, add_table,
+    _atom_layout, _names_tree, add_evaluation, add_formula, add_proof, add_table,
     cute,
 )
 
@@ -106,8 +106,8 @@ def _tv_layout(d, F, names, tile, op) -> None:
                   ("is_surjective", sym.is_surjective(Ff, tile[0] * tile[1]), "surjective", F.size(),
                    tile[0] * tile[1])]
     for rule, p, claim, n, target in checks:
-        add_proof(d, rule, p, {"L": F, "R": G} if "inverse" in rule else {"L": F}, ["F", "G"], claim, n, target)
-        d.graph.nodes[last_node(d)]["details"]["operand"] = op
+        add_proof(d, rule, p, {"L": F, "R": G} if "inverse" in rule else {"L": F}, ["F", "G"], claim, n, target,
+                  operand=op)
     if Gf.axes:
         top = max(Gf.axes, key=lambda a: a.stride)
         q = top.weight

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..recipes.records import ProofDetails
 from ..symbolic.vocabulary import Cell, Column, CounterexampleKey, Labelled, Phrase
 from ..trace.rules import CUTLASS_VERSION, rule_for
 from .. import markup as md
@@ -46,14 +47,15 @@ def axes_table(t, rows, stride_label: str, weight_label: str | None = None) -> s
 # --- checks ---------------------------------------------------------------------------------------
 
 def claim_text(t, step, proof) -> str:
-    """The claim of a proof step, from the template of its ``claim`` key (labels and domain filled in)."""
-    det = step.details
-    labels = [code(x) for x in det.get("labels", [])]
-    fields = {"n": code(det.get("domain", "?")), "target": code(det.get("target", det.get("domain", "?")))}
+    """The claim of a proof step (its :class:`ProofDetails`), from the template of its ``claim`` (labels,
+    domain and target filled in); a claim without a template of its own is the prover's statement."""
+    det = ProofDetails.from_details(step.details)
+    labels = [code(x) for x in det.labels]
+    fields = {"n": code(det.domain), "target": code(det.domain if det.target is None else det.target)}
     for i, name in enumerate(("a", "b")):
         fields[name] = labels[i] if i < len(labels) else "?"
-    key = "claim_" + det.get("claim", "")
-    return t(key, **fields) if t.has(key) else t.phrase(proof.statement)
+    key = None if det.claim is None else "claim_" + det.claim.value
+    return t(key, **fields) if key is not None and t.has(key) else t.phrase(proof.statement)
 
 
 def verdict_text(t, proof) -> str:

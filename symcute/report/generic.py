@@ -11,7 +11,7 @@ from ..trace.rules import rule_for
 from .. import markup as md
 from .common import axes_table, check, checks_summary, cute, sources
 from ..markup import block, code
-from ..recipes.records import FormulaStep
+from ..recipes.records import FormulaStep, ProofDetails
 from ..recipes.records_expr import Bindings, ExprFormula
 
 _OWN = ("formula", "table", "evaluate")   # recipe steps shown next to the step they explain
@@ -37,7 +37,7 @@ def render(view, t) -> str:
     formulas = {ExprFormula.from_details(s.details).step: s for s in view.find("formula") if "step" in s.details}
     proofs = {}
     for s, p in view.proofs():
-        proofs.setdefault(s.details.get("step"), []).append((s, p))
+        proofs.setdefault(ProofDetails.from_details(s.details).step, []).append((s, p))
     k = 0
     for step in view.top:
         if step.rule in _OWN or (step.rule in _PROOF_RULES and "claim" in step.details):

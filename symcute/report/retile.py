@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from .. import markup as md
 from ..atoms.operand import OPERANDS
-from ..recipes.records import FormulaStep
+from ..recipes.records import FormulaStep, ProofClaim, ProofDetails
 from ..recipes.records_retile import (
     Retile, RetileConfig, RetileInverse, RetileWithShape, SelectedTVs, ThreadDomain, TiledMMAConfiguration, TVTerms,
     Upcast,
@@ -231,9 +231,13 @@ def _formula_F(view, t, ctx) -> list:
         parts.append(t("formula_example_tv"))
         parts.append(block("\n".join(f"{e.at[0]}+{ctx['T']}*{e.at[1]} = {e.index}" for e in ev)))
     for s, p in view.proofs():
-        if s.details["claim"] in ("injective", "surjective"):
+        if _claim(s) in (ProofClaim.INJECTIVE, ProofClaim.SURJECTIVE):
             parts.append(check(t, s, p))
     return parts
+
+
+def _claim(step) -> ProofClaim | None:
+    return ProofDetails.from_details(step.details).claim
 
 
 def _tile_coord(q: int, tile) -> list:
@@ -285,7 +289,7 @@ def _right_inverse(view, t, ctx) -> list:
     parts.append(axes_table(t, gf.axes, t("row_tv_stride"), t("row_q_weight")))
     parts.append(t("ri_formula_note"))
     for s, p in view.proofs():
-        if s.details["claim"] in ("right_inverse", "left_inverse"):
+        if _claim(s) in (ProofClaim.RIGHT_INVERSE, ProofClaim.LEFT_INVERSE):
             parts.append(check(t, s, p))
     return parts
 
@@ -337,7 +341,7 @@ def _with_shape(view, t, ctx) -> list:
         parts.append(block("\n".join(lines)))
     parts.append(t("ws_no_new_stride", stride=code(sel.top_stride), b=code(ax[1].upper())))
     for s, p in view.proofs():
-        if s.details["claim"] == "with_shape":
+        if _claim(s) is ProofClaim.WITH_SHAPE:
             parts.append(check(t, s, p))
     return parts
 
@@ -427,7 +431,7 @@ def _retile(view, t, ctx) -> list:
     else:  # no broadcast: every element has exactly one TV, so right_inverse picks no representatives
         parts.append(t("rt_chain_plain", fn=code(f"get_layout{ctx['op']}_TV")))
     for s, p in view.proofs():
-        if s.details["claim"] in ("retile_with_shape", "retile_upcast"):
+        if _claim(s) in (ProofClaim.RETILE_WITH_SHAPE, ProofClaim.RETILE_UPCAST):
             parts.append(check(t, s, p, certificate=False))
     return parts
 

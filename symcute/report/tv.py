@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .. import markup as md
-from ..recipes.records import FormulaStep, TVConfiguration, TVInverse, TVLayout
+from ..recipes.records import FormulaStep, ProofClaim, ProofDetails, TVConfiguration, TVInverse, TVLayout
 from .common import axes_table, check, checks_summary, cute, sources
 from ..markup import Raw, block, code
 
@@ -28,11 +28,11 @@ def render(view, t) -> str:
         parts += _operand(view, t, op, conf)
         f = TVLayout.from_details(view.formula_step(f"F_{op}").details)
         g = TVInverse.from_details(view.formula_step(f"G_{op}").details)
-        verdicts = {s.details["claim"]: p for s, p in view.proofs() if s.details.get("operand") == op}
+        verdicts = {c.claim: p for c, p in _checks(view, op)}
         summary.append([op, Raw(code(view.text(f"F_{op}"), cell=True)), f.size, g.size,
                         Raw(code(", ".join(f"{b.name}:{b.extent}" for b in f.broadcast) or "-", cell=True)),
-                        Raw(t("verdict_" + verdicts["right_inverse"].verdict.value)),
-                        Raw(t("verdict_" + verdicts["left_inverse"].verdict.value))])
+                        Raw(t("verdict_" + verdicts[ProofClaim.RIGHT_INVERSE].verdict.value)),
+                        Raw(t("verdict_" + verdicts[ProofClaim.LEFT_INVERSE].verdict.value))])
     parts += [md.heading(2, t("sec_tv_summary")),
               md.table([t("hdr_operand"), t("hdr_tv_layout"), t("hdr_size"), t("hdr_ri_size"), t("hdr_broadcast"),
                         t("hdr_rinv_proved"), t("hdr_linv_proved")], summary),
@@ -68,6 +68,13 @@ def _operand(view, t, op, conf) -> list:
         parts += [t("tv_example"), block(f"G_{op}({a.at}) = {a.value}\n"
                                          f"F_{op}{cute(b.at)} = {b.value}")]
     for s, p in view.proofs():
-        if s.details.get("operand") == op:
-            parts.append(check(t, s, p, certificate=s.details["claim"] == "right_inverse"))
+        c = ProofDetails.from_details(s.details)
+        if c.operand == op:
+            parts.append(check(t, s, p, certificate=c.claim is ProofClaim.RIGHT_INVERSE))
     return parts
+
+
+def _checks(view, op) -> list:
+    """``(ProofDetails, proof)`` of the checks about operand ``op``."""
+    found = [(ProofDetails.from_details(s.details), p) for s, p in view.proofs()]
+    return [(c, p) for c, p in found if c.operand == op]

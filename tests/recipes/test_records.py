@@ -229,3 +229,54 @@ def test_the_upcast_rows_are_symbolics_per_sub_axis_rows_of_H():
         assert len(up.modes) == len(up.rows) == 6        # the seed: one sub-axis per mode, rows = core's modes
         assert [(r.shape, r.stride, r.per_group, r.new_shape, r.new_stride) for r in up.rows] == \
             [tuple(m) for m in up.modes]
+
+
+def _proof_steps(d):
+    return [s for s in d.steps(top_level_only=True) if "claim" in s.details]
+
+
+def test_every_proof_step_is_a_proof_details_record():
+    from symcute.expr import derive_expr
+    from symcute.recipes import derive_swizzle, derive_tv
+    from symcute.recipes.records import ProofClaim, ProofDetails
+    from symcute.symbolic.vocabulary import Method, Verdict
+    made = {"retile": derive_retile(**SEED),
+            "tv": derive_tv("SM80_16x8x16_F16F16F16F16_TN", (2, 2, 1), ("A", "B")),
+            "swizzle": derive_swizzle("Sw<3,4,3> o 0 o (8,64):(64,1)", names=("r", "c")),
+            "expr": derive_expr("right_inverse(L)", lets={"L": "(4,2):(2,1)"})}
+    read = {name: [ProofDetails.from_details(s.details) for s in _proof_steps(d)] for name, d in made.items()}
+    # the seed's checks, in order: F injective / surjective onto the 32x16 tile, F∘G and G∘F, H == G, retile's
+    assert [(c.claim, c.labels, c.domain, c.target) for c in read["retile"][:2]] == [
+        (ProofClaim.INJECTIVE, ("F",), 1024, None), (ProofClaim.SURJECTIVE, ("F",), 1024, 512)]
+    assert [c.claim for c in read["retile"][2:]] == [ProofClaim.RIGHT_INVERSE, ProofClaim.LEFT_INVERSE,
+                                                      ProofClaim.WITH_SHAPE, ProofClaim.RETILE_WITH_SHAPE,
+                                                      ProofClaim.RETILE_UPCAST]
+    # the seed's F broadcasts (two TVs per element): not injective, and G∘F is not the identity
+    assert [(c.verdict, c.method) for c in read["retile"][:4]] == [
+        (Verdict.REFUTED, Method.CHAIN), (Verdict.PROVED, Method.CHAIN),
+        (Verdict.PROVED, Method.REFINEMENT), (Verdict.REFUTED, Method.REFINEMENT)]
+    assert {c.operand for c in read["tv"]} == {"A", "B"} and all(c.step is None for c in read["tv"])
+    assert [(c.claim, c.step, c.operand) for c in read["expr"]] == [(ProofClaim.RIGHT_INVERSE, 1, None)]
+    assert read["swizzle"][0].claim is ProofClaim.BIJECTIVE
+    for name, d in made.items():
+        back = Derivation.from_json(d.to_json())
+        assert [ProofDetails.from_details(s.details) for s in _proof_steps(back)] == read[name], name
+        assert all(not _covered(s.details, ProofDetails, beside=()) for s in _proof_steps(d)), name
+
+
+def test_a_proof_step_domain_is_required_and_may_be_null():
+    import json
+    from symcute.recipes.records import ProofClaim, ProofDetails
+    c = ProofDetails("contract", ["x", "upcast"], "proved", "refinement+chain", None, step=2)
+    assert (c.claim, c.labels, c.method) == (ProofClaim.CONTRACT, ("x", "upcast"), "refinement+chain")
+    details = c.to_details()
+    # null is written (the key is there), the unset optional fields are not
+    assert json.dumps(details, sort_keys=True) == ('{"claim": "contract", "domain": null, "labels": ["x", "upcast"], '
+                                                   '"method": "refinement+chain", "step": 2, "verdict": "proved"}')
+    assert ProofDetails.from_details(json.loads(json.dumps(details))) == c
+    with pytest.raises(SymcuteError, match="ProofDetails record has no 'domain'"):
+        ProofDetails.from_details({k: v for k, v in details.items() if k != "domain"})
+    with pytest.raises(SymcuteError, match="ProofDetails record has no field 'operands'"):
+        ProofDetails.from_details({**details, "operands": "A"})
+    with pytest.raises(ValueError):
+        ProofDetails("surjective-ish", [], "proved", "chain", 4)                # not a claim

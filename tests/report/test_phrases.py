@@ -5,6 +5,7 @@ import string
 from types import SimpleNamespace
 
 from symcute import Layout
+from symcute.recipes.records import ProofDetails
 from symcute.report.common import check
 from symcute.report.templates import Text
 from symcute.report.templates.phrases_en import PHRASES as EN
@@ -57,19 +58,20 @@ def test_arguments_are_code_and_the_template_is_escaped():
     assert Text("zh").phrase("a *b*") == r"a \*b\*"
 
 
-def _step(**details):
-    return SimpleNamespace(details={"claim": "", **details})
+def _step(proof):
+    """A proof step with no claim template of its own: the check words the prover's statement."""
+    return SimpleNamespace(details=ProofDetails(None, (), proof.verdict, proof.method, None).to_details())
 
 
 def test_a_check_without_a_claim_template_words_the_statement_and_the_query_in_the_language():
     p = claims.images_disjoint(Layout(1 << 20, 2), Layout(1 << 20, 2))   # decided by Z3: a query cell
-    zh = check(Text("zh"), _step(), p)
+    zh = check(Text("zh"), _step(p), p)
     assert "的像与" in zh and "不相交" in zh and "一个公共值" in zh
     assert "are disjoint" not in zh and "a common value" not in zh
-    en = check(Text("en"), _step(), p)
+    en = check(Text("en"), _step(p), p)
     assert "are disjoint" in en and "a common value" in en
     inj = is_injective(Layout((2, 4), (2, 1)))
-    assert check(Text("zh"), _step(), inj).startswith("**检查。** `(2,4):(2,1)` 在 \\[0, `8`) 上是单射：")
+    assert check(Text("zh"), _step(inj), inj).startswith("**检查。** `(2,4):(2,1)` 在 \\[0, `8`) 上是单射：")
 
 
 def test_the_reason_kinds_the_report_words_are_the_provers():

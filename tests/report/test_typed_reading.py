@@ -1,4 +1,5 @@
-"""The renderers read the recipes' tables, formula steps and worked examples through their records only.
+"""The renderers read the recipes' tables, formula steps, worked examples and proof steps through their
+records only.
 
 Each of these steps' details is handed to the renderer sealed: indexing it (``details["mma"]``,
 ``.get``, iterating) raises, and only ``Record.from_details`` may open it.  A renderer that went back
@@ -17,7 +18,7 @@ from symcute.recipes import records
 from symcute.report import markdown
 from symcute.report.view import View
 
-SEALED_RULES = ("table", "formula", "evaluate")
+SEALED_RULES = ("table", "formula", "evaluate")   # and every proof step (its details hold a "claim")
 
 
 class Sealed(dict):
@@ -33,13 +34,22 @@ def _opened(details):
     return dict(dict.items(details)) if isinstance(details, Sealed) else details
 
 
+def _seal(step):
+    return step if isinstance(step.details, Sealed) else dataclasses.replace(step, details=Sealed(step.details))
+
+
 @pytest.fixture
 def sealed(monkeypatch):
-    find, from_details = View.find, records.Record.from_details.__func__
+    init, find, from_details = View.__init__, View.find, records.Record.from_details.__func__
+
+    def sealed_init(self, derivation):
+        init(self, derivation)
+        self.top = [_seal(s) if "claim" in s.details else s for s in self.top]   # proof steps: ProofDetails
 
     def sealed_find(self, rule, **match):
         found = find(self, rule, **match)
-        return [dataclasses.replace(s, details=Sealed(s.details)) if rule in SEALED_RULES else s for s in found]
+        return [_seal(s) if rule in SEALED_RULES else s for s in found]
+    monkeypatch.setattr(View, "__init__", sealed_init)
     monkeypatch.setattr(View, "find", sealed_find)
     monkeypatch.setattr(records.Record, "from_details", classmethod(lambda cls, d: from_details(cls, _opened(d))))
 
@@ -71,6 +81,7 @@ CASES = {
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_a_renderer_reads_only_records(name, request):
     d = CASES[name]()
+    assert any("claim" in s.details for s in d.steps(top_level_only=True)) or name in ("bank", "catalog", "gmem")
     plain = {lang: markdown(d, lang) for lang in ("en", "zh")}
     request.getfixturevalue("sealed")
     for lang in ("en", "zh"):
