@@ -27,8 +27,8 @@ from ..core.int_tuple import flatten_to_tuple
 from ..symbolic.vocabulary import Verdict
 from ..trace.derivation import Derivation
 from .records_gmem import (
-    AddressAxis, Agreement, CopyAxis, GmemCheck, GmemChecks, GmemConfiguration, GmemCopy, GmemFormula, GmemPartition,
-    GmemTiles, ThreadPartition,
+    AddressAxis, Agreement, CopyAxis, GmemCheck, GmemChecks, GmemConfiguration, GmemCopy, GmemFormula, GmemMethod,
+    GmemPartition, GmemTiles, ThreadPartition,
 )
 from .steps import _atom_layout, add_table, cute
 
@@ -247,9 +247,9 @@ def _static_tv_check(tiled, f, m_expr, k_expr, BM, BK) -> GmemCheck:
             bad = (idx, lin(*digits), ref(idx))
             break
     if bad is None:
-        return GmemCheck("static_tv", Verdict.PROVED, f"exhaustive over {count} (thread, value) points",
-                         reference=str(ref))
-    return GmemCheck("static_tv", Verdict.REFUTED, "exhaustive", {}, str(bad[0]), (bad[1], bad[2]), str(ref))
+        return GmemCheck("static_tv", Verdict.PROVED, GmemMethod.EXHAUSTIVE, reference=str(ref), points=count)
+    return GmemCheck("static_tv", Verdict.REFUTED, GmemMethod.EXHAUSTIVE_STOPPED, {}, str(bad[0]), (bad[1], bad[2]),
+                     str(ref))
 
 
 def _alignment_check(ps, f) -> GmemCheck:
@@ -267,7 +267,7 @@ def _alignment_check(ps, f) -> GmemCheck:
                 witness = v.witness
                 break
     return GmemCheck("aligned_pairs", Verdict.PROVED if ok else (Verdict.REFUTED if witness else Verdict.UNKNOWN),
-                     "every coefficient but v0's is even for all admissible K" if ok else "a coefficient",
+                     GmemMethod.EVEN_COEFFICIENTS if ok else GmemMethod.A_COEFFICIENT,
                      witness or None)
 
 
@@ -291,9 +291,7 @@ def _cross_check(tiled, ps, gA, bm, bk, BM, BK) -> GmemCheck:
             mine = part.layout.subs(vals)
             if off != base + thr.partition_offset("A", tile) or any(
                     mine(i) != core_layout(i) for i in range(core_layout.size())):
-                return GmemCheck("cross_check", Agreement.DIFFERS, "core", vals, f"thread {t}",
+                return GmemCheck("cross_check", Agreement.DIFFERS, GmemMethod.CORE_DIFFERS, vals, f"thread {t}",
                                  (off, base + thr.partition_offset("A", tile)))
             points += core_layout.size()
-    return GmemCheck("cross_check", Agreement.AGREES,
-                     f"{CROSS_CHECKS} admissible (M, K), {points} (thread, value) points equal to core's partition_A",
-                     instances=CROSS_CHECKS, points=points)
+    return GmemCheck("cross_check", Agreement.AGREES, GmemMethod.CORE_AGREES, instances=CROSS_CHECKS, points=points)

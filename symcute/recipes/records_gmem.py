@@ -125,6 +125,22 @@ class Agreement(str, Enum):
     __format__ = str.__format__
 
 
+class GmemMethod(str, Enum):
+    """How the recipe itself decided a check (a check the parametric prover decided carries the prover's
+    method instead: its phrase).  The report words each member; the numbers are the check's fields."""
+    EXHAUSTIVE = "exhaustive"                  # static_tv: every one of ``points`` (thread, value) points
+    EXHAUSTIVE_STOPPED = "exhaustive_stopped"  # static_tv refuted: the evaluation stopped at the counterexample
+    EVEN_COEFFICIENTS = "even_coefficients"    # aligned_pairs: every coefficient but v0's even for every K
+    A_COEFFICIENT = "a_coefficient"            # aligned_pairs not proved: a coefficient (or v0 not adjacent)
+    CORE_AGREES = "core_agrees"                # cross_check: ``instances`` (M, K), ``points`` points equal
+    CORE_DIFFERS = "core_differs"              # cross_check: core's partition_A differs (the counterexample)
+
+    def __str__(self) -> str:
+        return str.__str__(self)
+
+    __format__ = str.__format__
+
+
 def _check_verdict(v):
     try:
         return Agreement(v)
@@ -132,23 +148,32 @@ def _check_verdict(v):
         return Verdict(v)
 
 
+def _check_method(v):
+    """The recipe's own method as its member; the parametric prover's method (its phrase's text) stays text."""
+    try:
+        return GmemMethod(v)
+    except ValueError:
+        return v
+
+
 @dataclass(frozen=True)
-@typed(verdict=_check_verdict)
+@typed(verdict=_check_verdict, method=_check_method)
 class GmemCheck(Record):
     """One claim of the gmem recipe, decided for every admissible (M, K) (or by a cross-check of core).
 
     ``verdict``: the prover's :class:`Verdict`, or a cross-check's :class:`Agreement`; a refutation names
-    its ``witness`` (parameter values), ``coordinate`` and the two ``values``.
+    its ``witness`` (parameter values), ``coordinate`` and the two ``values``.  ``method``: a
+    :class:`GmemMethod` where the recipe decided it, else the parametric prover's method (a phrase).
     """
     claim: str
     verdict: Verdict | Agreement
-    method: str
+    method: GmemMethod | str
     witness: dict | None = None
     coordinate: str | None = None
     values: tuple | None = None
     reference: str | None = None     # static_tv: CuTe's static layout of the tile
     instances: int | None = None     # cross_check: admissible (M, K) tried
-    points: int | None = None        # cross_check: (thread, value) points compared
+    points: int | None = None        # static_tv: (thread, value) points evaluated; cross_check: compared
 
     @property
     def failed(self) -> bool:

@@ -6,7 +6,7 @@ from .. import markup as md
 from ..markup import Raw, block, code
 from ..symbolic.vocabulary import Reason, read_phrase
 from ..recipes.records_gmem import (
-    Agreement, GmemChecks, GmemConfiguration, GmemCopy, GmemFormula, GmemPartition, GmemTiles,
+    Agreement, GmemChecks, GmemConfiguration, GmemCopy, GmemFormula, GmemMethod, GmemPartition, GmemTiles,
 )
 
 
@@ -54,7 +54,7 @@ def render(view, t) -> str:
         verdict = c.verdict.value
         line = t("gmem_check", claim=t("gmem_claim_" + c.claim, bm=code(BM), bk=code(BK)),
                  verdict=t(("gmem_verdict_" if isinstance(c.verdict, Agreement) else "verdict_") + verdict),
-                 method=t.phrase(read_phrase(c.method, (Reason,))))
+                 method=_method(t, c))
         if c.failed:
             w = ", ".join(f"{k}={v}" for k, v in (c.witness or {}).items())
             line += " " + t("gmem_counterexample", witness=code(w or "-"), coordinate=code(c.coordinate or ""),
@@ -76,3 +76,10 @@ def render(view, t) -> str:
                     witness=code(", ".join(f"{k}={v}" for k, v in c.aligned_loose_witness.items())))]
     parts.append(t("gmem_conclusion", bm=code(BM), bk=code(BK)))
     return md.join(parts)
+
+
+def _method(t, c) -> str:
+    """The recipe's own method in the report's words (its numbers filled in), or the prover's phrase."""
+    if isinstance(c.method, GmemMethod):
+        return t("gmem_method_" + c.method.value, points=c.points, instances=c.instances)
+    return t.phrase(read_phrase(c.method, (Reason,)))

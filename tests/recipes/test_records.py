@@ -56,6 +56,37 @@ def test_the_gmem_checks_are_records_and_read_back_the_same():
     assert [type(c.verdict) for c in GmemChecks.from_details(again).checks] == [type(c.verdict) for c in checks]
 
 
+def test_the_gmem_recipes_own_methods_are_members_with_their_numbers_and_worded_in_both_languages():
+    import json
+    from symcute.recipes import derive_gmem
+    from symcute.recipes.records_gmem import GmemChecks, GmemMethod
+    from symcute.report import markdown
+    from symcute.report.templates import Text
+    d = derive_gmem()
+    checks = {c.claim: c for c in GmemChecks.from_details(_table(d, "gmem_checks")).checks}
+    assert (checks["static_tv"].method, checks["static_tv"].points) == (GmemMethod.EXHAUSTIVE, 128 * 64)
+    assert checks["aligned_pairs"].method is GmemMethod.EVEN_COEFFICIENTS
+    assert (checks["cross_check"].method, checks["cross_check"].instances) == (GmemMethod.CORE_AGREES, 6)
+    assert checks["cross_check"].points == 6 * 128 * 64       # every thread's 64 values, at each instance
+    # the checks the parametric prover decided keep its method (a phrase, worded by the phrase templates)
+    assert not isinstance(checks["closed_form"].method, GmemMethod) and checks["closed_form"].method
+    back = {c.claim: c for c in GmemChecks.from_details(_table(Derivation.from_json(d.to_json()),
+                                                                "gmem_checks")).checks}
+    assert back == checks and back["static_tv"].method is GmemMethod.EXHAUSTIVE
+    for m in GmemMethod:
+        en, zh = (Text(lang)("gmem_method_" + m.value, points=8, instances=2) for lang in ("en", "zh"))
+        assert en != zh and ("8" in en) == ("8" in zh) and ("2" in en) == ("2" in zh), m
+    zh = markdown(d, "zh")
+    assert "（穷举全部 8192 个（线程，值）点）" in zh and "points" not in zh and "admissible" not in zh
+    # a document of an older symcute (the method as English text) still renders: the text, as before
+    old = json.loads(d.to_json())
+    for node in old["nodes"]:
+        for c in (node.get("details") or {}).get("checks", []):
+            if c["method"] == "exhaustive":
+                c["method"] = "exhaustive over 8192 (thread, value) points"
+    assert markdown(Derivation.from_json(json.dumps(old)), "en") == markdown(Derivation.from_json(d.to_json()), "en")
+
+
 def test_the_tv_records_read_back_the_same():
     from symcute.recipes import derive_tv
     from symcute.recipes.records import AxisRow, BroadcastAxis, FormulaStep, TVConfiguration, TVInverse, TVLayout

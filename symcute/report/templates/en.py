@@ -447,6 +447,14 @@ TEXT = {
     "gmem_claim_aligned_pairs": "each thread's v0 pair is two adjacent elements starting at an even offset "
                                 "(one 32-bit access of half_t)",
     "gmem_claim_cross_check": "cross-check: the formula equals core's partition_A at random admissible (M, K)",
+    # the recipe's own methods (GmemMethod): Markdown, as the check line prints them
+    "gmem_method_exhaustive": "exhaustive over {points} (thread, value) points",
+    "gmem_method_exhaustive_stopped": "exhaustive",
+    "gmem_method_even_coefficients": "every coefficient but v0's is even for all admissible K",
+    "gmem_method_a_coefficient": "a coefficient",
+    "gmem_method_core_agrees": "{instances} admissible (M, K), {points} (thread, value) points equal to core's "
+                               "partition\\_A",
+    "gmem_method_core_differs": "core",
     "gmem_conclusion": "So for every M and K allowed by the side conditions, CTA tile (bm, bk) of A covers rows "
                        "{bm}*bm + m and columns {bk}*bk + k, and each thread's addresses are the formula above; "
                        "CuTe computes the same values at run time.",

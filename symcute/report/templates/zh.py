@@ -389,6 +389,12 @@ TEXT = {
     "gmem_claim_injective": "除 wn 广播外，不同的（线程，值）读取不同的地址",
     "gmem_claim_aligned_pairs": "每个线程的 v0 对是两个相邻元素，起始偏移为偶数（half_t 的一次 32 位访问）",
     "gmem_claim_cross_check": "交叉检查：在随机可取的 (M, K) 下，公式与 core 的 partition_A 相等",
+    "gmem_method_exhaustive": "穷举全部 {points} 个（线程，值）点",
+    "gmem_method_exhaustive_stopped": "穷举",
+    "gmem_method_even_coefficients": "对所有可取的 K，除 v0 的系数外每个系数都是偶数",
+    "gmem_method_a_coefficient": "某个系数",
+    "gmem_method_core_agrees": "{instances} 组可取的 (M, K)、{points} 个（线程，值）点上与 core 的 partition\\_A 相等",
+    "gmem_method_core_differs": "与 core 比较",
     "gmem_conclusion": "因此，对附加条件允许的每个 M、K，A 的 CTA 块 (bm, bk) 覆盖行 {bm}*bm + m 与列 {bk}*bk + k，"
                        "每个线程的地址就是上面的公式；CuTe 在运行时计算出相同的值。",
     "gmem_verdict_agrees": "一致",
