@@ -84,8 +84,8 @@ def _json(v):
     """JSON-native details: nested records as their details, rows as lists, an enum member as its value."""
     if isinstance(v, Enum):
         return v.value
-    if isinstance(v, Record):
-        return v.to_details()
+    if isinstance(v, Record) or (isinstance(v, tuple) and hasattr(v, "to_details")):
+        return v.to_details()     # a record, or a row that stores itself (list_row, or its own spelling)
     if isinstance(v, dict):
         return {k: _json(x) for k, x in v.items()}
     if isinstance(v, (list, tuple)):

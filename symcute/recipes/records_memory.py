@@ -245,11 +245,27 @@ class BankFix(TableRecord):
 
 # --- swizzle_formula --------------------------------------------------------------------------------------
 
-@list_row
 class BitRow(NamedTuple):
-    """An offset bit (``bit i``, symbolic's bit table) as the XOR of named input bits."""
-    offset_bit: str
+    """Offset bit number ``bit`` as the XOR of named input bits (``xor``, e.g. ``r_1 ^ c_4``).  Stored as
+    ``["bit <i>", xor]``, the row of symbolic's bit table; the report words the bit number."""
+    bit: int
     xor: str
+
+    @property
+    def offset_bit(self) -> str:
+        """The stored label, ``bit <i>``."""
+        return f"bit {self.bit}"
+
+    def to_details(self) -> list:
+        return [self.offset_bit, self.xor]
+
+    @classmethod
+    def from_details(cls, row) -> BitRow:
+        label, xor = row
+        head, _, number = str(label).partition(" ")
+        if head != "bit" or not number.isdigit():
+            raise ValueError(f"swizzle_formula: a bit row starts with 'bit <i>', got {label!r}")
+        return cls(int(number), xor)
 
 
 @dataclass(frozen=True)

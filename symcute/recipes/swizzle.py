@@ -53,14 +53,20 @@ def derive_swizzle(layout="Sw<3,4,3> o 0 o (8,64):(64,1)", names=None, element_b
     add_table(d, "swizzle_formula", **SwizzleFormula(
         layout=str(L), inner=str(L.inner), swizzle=str(L.outer), text=str(f), latex=f.latex(), plain_text=str(plain),
         axes=tuple(AxisRow(a.name, a.extent, a.stride, a.weight) for a in f.axes),
-        bits=tuple(BitRow(*r) for r in f.table().rows), bit_names=tuple(b.name for b in f.bits.inputs),
-        plain_bits=tuple(BitRow(*r) for r in bit_layout(plain).table().rows)).to_details())
+        bits=_bit_rows(f), bit_names=tuple(b.name for b in f.bits.inputs),
+        plain_bits=_bit_rows(bit_layout(plain))).to_details())
     for term, label in ((f, "L"), (plain, "L_plain")):
         p = sym.is_bijective(term)
         add_proof(d, "is_bijective", p, {"L": term.layout}, [str(term.layout)], "bijective", term.size(), term.size())
     add_table(d, "swizzle_banks", **SwizzleBanks(element_bits, column, swizzled=_banks(L, names, element_bits, column),
                                                  plain=_banks(L.inner, names, element_bits, column)).to_details())
     return d
+
+
+def _bit_rows(term) -> tuple:
+    """The bit table of ``term`` (a swizzled formula, or a :class:`~symcute.symbolic.bits.BitLayout`) as rows:
+    offset bit i as the XOR of the named input bits (its table, row by row)."""
+    return tuple(BitRow(i, xor) for i, (_label, xor) in enumerate(term.table().rows))
 
 
 def _banks(layout, names, element_bits: int, column: int) -> ColumnBanks:

@@ -45,10 +45,10 @@ def render(view, t) -> str:
         parts.append(t("bank_formula", smem=code(c.smem)))
         body = f"offset(t, v) = {a.formula}"
         if a.swizzle:
-            body += f"\noffset'     = {a.swizzle}(offset)" + ("   (on byte addresses)"
+            body += f"\noffset'     = {a.swizzle}(offset)" + (t("bank_code_on_bytes")
                                                               if a.swizzle_unit is SwizzleUnit.BYTES else "")
-        body += f"\nbyte address = {a.bytes_per_value} * offset" + ("'" if a.swizzle and
-                                                                   a.swizzle_unit is not SwizzleUnit.BYTES else "")
+        body += "\n" + t("bank_code_byte_address", bytes=a.bytes_per_value, offset="offset" + (
+            "'" if a.swizzle and a.swizzle_unit is not SwizzleUnit.BYTES else ""))
         parts.append(block(body))
     if a.bank_bits:
         parts += [t("bank_bits"),
@@ -64,7 +64,7 @@ def render(view, t) -> str:
                          Raw(code(" ".join(map(str, p.words[:8])) + (" ..." if len(p.words) > 8 else ""), cell=True))]
                         for p in ph.rows]),
               t("bank_lane_banks"),
-              block(_lane_bank_lines(ph.banks, ph.words, c.phase_lanes, c.active_lanes)),
+              block(_lane_bank_lines(t, ph.banks, c.phase_lanes, c.active_lanes)),
               md.heading(2, t("bank_sec_witness"))]
     if r.ways > 1:
         rows = [[lane.lane, lane.thread, Raw(code(_axes(lane.axes), cell=True)), lane.byte_address, word]
@@ -106,14 +106,12 @@ def render(view, t) -> str:
     return md.join(parts)
 
 
-def _lane_bank_lines(banks, words, phase_lanes, active) -> str:
+def _lane_bank_lines(t, banks, phase_lanes, active) -> str:
     lines = []
     for p in range(0, active, phase_lanes):
-        cells = []
-        for lane in range(p, min(p + phase_lanes, active)):
-            b, wd = banks[lane], words[lane]
-            cells.append("  -" if b is None else f"{b:3d}")
-        lines.append(f"phase {p // phase_lanes}: lanes {p:2d}-{p + phase_lanes - 1:2d} -> banks" + "".join(cells))
+        cells = ["  -" if banks[lane] is None else f"{banks[lane]:3d}" for lane in range(p, min(p + phase_lanes, active))]
+        lines.append(t("bank_code_phase_line", phase=p // phase_lanes, first=p, last=p + phase_lanes - 1,
+                       cells="".join(cells)))
     return "\n".join(lines)
 
 

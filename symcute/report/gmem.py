@@ -61,13 +61,14 @@ def render(view, t) -> str:
                             values=code(" != ".join(str(v) for v in c.values or ())))
         parts.append(line)
         if c.claim == "static_tv":
-            parts.append(block(f"CuTe, static {BM}x{BK} column-major tile: {c.reference}"))
+            parts.append(block(t("gmem_code_reference", bm=BM, bk=BK, layout=c.reference)))
     if view.has_table("gmem_copy"):
         c = GmemCopy.from_details(view.table("gmem_copy"))
         parts += [md.heading(2, t("gmem_sec_copy")),
                   t("gmem_copy_intro", atom=code(c.atom), thr=code(c.thr_layout), val=code(c.val_layout)),
-                  block(f"tidfrg_S(gA) = {c.tidfrg}\npartition_S(gA) of thread 0 = {c.offset0} + "
-                        f"{c.partition0}\nF = {c.formula}"),
+                  block(f"tidfrg_S(gA) = {c.tidfrg}\n"
+                        + t("gmem_code_partition0", offset=c.offset0, layout=c.partition0)
+                        + f"\nF = {c.formula}"),
                   md.table([t("gmem_hdr_axis"), t("gmem_hdr_extent"), t("gmem_hdr_coefficient")],
                            [[Raw(code(x, cell=True)) for x in row] for row in c.axes]),
                   t("gmem_copy_vector_" + c.aligned.value, n=code(c.vector), bytes=code(2 * c.vector)),

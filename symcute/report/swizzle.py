@@ -23,7 +23,7 @@ def render(view, t) -> str:
              md.heading(2, t("sw_sec_bits")),
              t("sw_bits", bits=code(bit_names)),
              md.table([t("sw_hdr_offset_bit"), t("sw_hdr_xor"), t("sw_hdr_plain")],
-                      [[r.offset_bit, Raw(code(r.xor, cell=True)), Raw(code(p.xor, cell=True))]
+                      [[t("sw_offset_bit", i=r.bit), Raw(code(r.xor, cell=True)), Raw(code(p.xor, cell=True))]
                        for r, p in zip(f.bits, f.plain_bits)]),
              md.heading(2, t("sw_sec_proof"))]
     for step, proof in view.proofs():

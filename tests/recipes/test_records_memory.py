@@ -130,3 +130,16 @@ def test_the_notes_are_the_memory_models_keys():
         assert Text("en")("bank_note_" + key.value) and Text("zh")("bank_note_" + key.value)
     with pytest.raises(ValueError):
         rm.BankResult.from_details({**_tables(d)["bank_result"], "notes": ["store stream"]})
+
+
+def test_bit_rows_hold_the_bit_number_and_keep_the_stored_label():
+    row = rm.BitRow.from_details(["bit 4", "r_1 ^ c_4"])
+    assert row == rm.BitRow(4, "r_1 ^ c_4") and isinstance(row.bit, int) and row.to_details() == ["bit 4", "r_1 ^ c_4"]
+    for bad in (["4", "c_4"], ["bit x", "c_4"], ["byte 4", "c_4"]):
+        with pytest.raises(ValueError, match="bit <i>"):
+            rm.BitRow.from_details(bad)
+    # the report words the number: the same cell in both languages' own words
+    f = _records(derive_swizzle(), SWIZZLE)["swizzle_formula"]
+    assert [r.bit for r in f.bits] == list(range(len(f.bits)))
+    assert "| bit 4 | `r_1 ^ c_4` |" in markdown(derive_swizzle(), "en")
+    assert "| 第 4 位 | `r_1 ^ c_4` |" in markdown(derive_swizzle(), "zh")

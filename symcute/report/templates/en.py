@@ -439,6 +439,9 @@ TEXT = {
     "gmem_checks_intro": "Each claim is proved (a certificate valid for all admissible parameters), refuted (an "
                          "admissible instantiation and a coordinate, re-evaluated with symcute.core) or unknown.",
     "gmem_check": "- {claim}: **{verdict}** ({method}).",
+    # lines of the code blocks
+    "gmem_code_reference": "CuTe, static {bm}x{bk} column-major tile: {layout}",
+    "gmem_code_partition0": "partition_S(gA) of thread 0 = {offset} + {layout}",
     "gmem_counterexample": "Counterexample at {witness}, coordinate {coordinate}: {values}.",
     "gmem_claim_closed_form": "addr = ({bm}*bm + m(t,v))*K + {bk}*bk + k(t,v)",
     "gmem_claim_static_tv": "m + {bm}*k at every (thread, value) is CuTe's static TV layout of the column-major "
@@ -477,6 +480,7 @@ TEXT = {
     "sw_sec_bits": "Bit table",
     "sw_bits": "Every sub-axis's multiples occupy their own bits of the offset, so + is XOR and the layout is linear over GF(2) in the bits of its sub-axes ({bits}; r_i is bit i of r). Each offset bit is the XOR of the input bits listed:",
     "sw_hdr_offset_bit": "offset bit",
+    "sw_offset_bit": "bit {i}",
     "sw_hdr_xor": "with the swizzle",
     "sw_hdr_plain": "without it",
     "sw_sec_proof": "Bijection",
@@ -579,4 +583,8 @@ TEXT.update({
     "bank_reason_inside_element": "value bits inside the element",
     "bank_reason_fix_of_byte_swizzle": "the smem layout swizzles byte addresses (GMMA atom)",
     "bank_reason_no_base": "no unswizzled base layout",
+    # the lines of the address formula block and of the lanes-to-banks block
+    "bank_code_on_bytes": "   (on byte addresses)",
+    "bank_code_byte_address": "byte address = {bytes} * {offset}",
+    "bank_code_phase_line": "phase {phase}: lanes {first:2d}-{last:2d} -> banks{cells}",
 })

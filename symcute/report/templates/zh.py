@@ -383,6 +383,9 @@ TEXT = {
     "gmem_checks_intro": "每个断言或被证明（对所有可取参数成立的证书），或被反驳（一个可取的实例与一个坐标，"
                          "用 symcute.core 重新求值），或未定。",
     "gmem_check": "- {claim}：**{verdict}**（{method}）。",
+    # lines of the code blocks
+    "gmem_code_reference": "CuTe 的 {bm}x{bk} 列主序块的静态布局：{layout}",
+    "gmem_code_partition0": "线程 0 的 partition_S(gA) = {offset} + {layout}",
     "gmem_counterexample": "反例：{witness}，坐标 {coordinate}：{values}。",
     "gmem_claim_closed_form": "addr = ({bm}*bm + m(t,v))*K + {bk}*bk + k(t,v)",
     "gmem_claim_static_tv": "每个（线程，值）处的 m + {bm}*k 就是 CuTe 对列主序 {bm}x{bk} 块的静态 TV 布局",
@@ -416,6 +419,7 @@ TEXT = {
     "sw_sec_bits": "位表",
     "sw_bits": "每个子轴的倍数各占偏移中自己的位，因此 + 就是异或，布局在其子轴的位（{bits}；r_i 是 r 的第 i 位）上是 GF(2) 线性的。每个偏移位是所列输入位的异或：",
     "sw_hdr_offset_bit": "偏移位",
+    "sw_offset_bit": "第 {i} 位",
     "sw_hdr_xor": "有 swizzle",
     "sw_hdr_plain": "无 swizzle",
     "sw_sec_proof": "双射",
@@ -502,9 +506,13 @@ TEXT.update({
     "bank_fix_current_ok": "布局自带的 swizzle {current} 是最优的。",
     "bank_fix_current_not": "布局自带的 swizzle {current} 不是最优的。",
     "bank_fix_skipped": "此处不做综合：{why}。",
-    # recipes.records_memory.BankReason; still English in zh (the proofs show the first and the third)
-    "bank_reason_bits_of_byte_swizzle": "the swizzle acts on byte addresses; bank bits are shown per lane in the table",
-    "bank_reason_inside_element": "value bits inside the element",
-    "bank_reason_fix_of_byte_swizzle": "the smem layout swizzles byte addresses (GMMA atom)",
-    "bank_reason_no_base": "no unswizzled base layout",
+    # recipes.records_memory.BankReason
+    "bank_reason_bits_of_byte_swizzle": "swizzle 作用于字节地址；各 lane 的 bank 位见表中",
+    "bank_reason_inside_element": "元素内部的值位",
+    "bank_reason_fix_of_byte_swizzle": "该 smem 布局对字节地址做 swizzle（GMMA atom）",
+    "bank_reason_no_base": "没有未 swizzle 的基础布局",
+    # the lines of the address formula block and of the lanes-to-banks block
+    "bank_code_on_bytes": "   （作用于字节地址）",
+    "bank_code_byte_address": "字节地址 = {bytes} * {offset}",
+    "bank_code_phase_line": "phase {phase}: lane {first:2d}-{last:2d} -> bank{cells}",
 })
