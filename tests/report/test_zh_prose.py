@@ -19,18 +19,13 @@ from symcute.report import markdown
 from symcute.report.regenerate import PROOFS
 
 # terms the zh templates keep in English on purpose: CuTe's and the hardware's vocabulary (as the seed
-# document writes them), formula variables, and proper names
+# document writes them), formula variables, and proper names (symcute and its package core)
 ALLOWED = frozenset("""
     Atom Copy Tensor tensor atom fragment traits mode shape stride tile tiler retile upcast downcast swizzle tv
     bank lane phase warp warpgroup wavefront smem
     offset addr dim ker
-    Nsight Compute symcute
+    Nsight Compute symcute core
 """.split())
-
-# English still recorded as data and worded elsewhere in this session: the gmem recipe's own check methods
-# (recipes/gmem.py: static_tv, aligned_pairs, cross_check).  A line holding one of these is skipped; when the
-# methods become templates, the entry must go (test_pending_english_is_still_there says so).
-PENDING = ("exhaustive over", "every coefficient but", "admissible (M, K),")
 
 WORD = re.compile(r"[A-Za-z]{2,}")
 
@@ -92,9 +87,8 @@ def test_the_scan_finds_english_prose_and_passes_code_and_names():
 
 
 def test_zh_reports_have_no_english_prose(documents):
-    found = [f"{name}:{n}: {w!r} in {line.strip()[:120]!r}"
-             for name, text in documents for n, w in english_words(text) if w not in ALLOWED
-             for line in [text.splitlines()[n - 1]] if not any(p in line for p in PENDING)]
+    found = [f"{name}:{n}: {w!r} in {text.splitlines()[n - 1].strip()[:120]!r}"
+             for name, text in documents for n, w in english_words(text) if w not in ALLOWED]
     assert not found, "English prose in the zh reports (word it in report/templates):\n" + "\n".join(found)
 
 
@@ -103,8 +97,3 @@ def test_the_scan_covers_every_recipe_of_the_proofs(documents):
     # the en-only proofs are rendered in zh too
     assert {"catalog_inverses.zh.md", "sm90_gmma_64x64x16_RS_2x1x1.zh.md", "swizzle_sw333_8x64.zh.md"} <= names
     assert len(documents) == len({(r, repr(k)) for _, r, k, lang in PROOFS if lang != "svg"})
-
-
-def test_pending_english_is_still_there(documents):
-    gone = [p for p in PENDING if not any(p in text for _, text in documents)]
-    assert not gone, f"these are worded by templates now: drop them from PENDING: {gone}"
