@@ -21,6 +21,11 @@ from ..errors import SymcuteError
 from ..symbolic.vocabulary import Method, Verdict
 
 
+class RecordError(SymcuteError, ValueError):
+    """A record refused a value (text that is no member of the field's enum, in a malformed derivation): a
+    SymcuteError for the report's callers, and still the ValueError the field's reader raised."""
+
+
 class Record:
     """Base of the records: JSON round trip by field name.
 
@@ -111,13 +116,22 @@ def list_row(cls):
 def typed(**read):
     """Class decorator, placed below ``@dataclass``: each named field goes through ``read[name]`` when the
     record is made (None stays None).  A record a recipe builds and one read back from JSON then hold the
-    same types: enum members, row records (:func:`rows`), nested records (:func:`record`)."""
+    same types: enum members, row records (:func:`rows`), nested records (:func:`record`).  A value the
+    reader refuses (text that is no member, from a malformed derivation) is a :class:`RecordError` naming
+    the record and the field."""
     def decorate(cls):
         def __post_init__(self):
             for name, convert in read.items():
                 v = getattr(self, name)
-                if v is not None:
-                    object.__setattr__(self, name, convert(v))
+                if v is None:
+                    continue
+                try:
+                    v = convert(v)
+                except (ValueError, TypeError):
+                    shown = repr(v) if len(repr(v)) <= 80 else repr(v)[:77] + "..."
+                    raise RecordError(f"report: the {cls.__name__} record's {name!r} cannot be {shown} "
+                                       f"(a malformed derivation)") from None
+                object.__setattr__(self, name, v)
         cls.__post_init__ = __post_init__
         return cls
     return decorate

@@ -209,7 +209,7 @@ def test_the_catalog_is_records():
     assert A.left is Verdict.REFUTED and row.cells["C"].broadcast == ()
     assert Catalog.from_details(_table(Derivation.from_json(d.to_json()), "catalog")) == cat
     assert not _covered(_table(d, "catalog"), Catalog)
-    with pytest.raises(ValueError):
+    with pytest.raises(SymcuteError, match="InverseFacts record's 'right' cannot be 'maybe'"):
         InverseFacts(1, 1, "maybe", "refinement", (), "proved", "refinement")   # not a verdict
 
 
@@ -309,5 +309,13 @@ def test_a_proof_step_domain_is_required_and_may_be_null():
         ProofDetails.from_details({k: v for k, v in details.items() if k != "domain"})
     with pytest.raises(SymcuteError, match="ProofDetails record has no field 'operands'"):
         ProofDetails.from_details({**details, "operands": "A"})
-    with pytest.raises(ValueError):
+    with pytest.raises(SymcuteError, match="ProofDetails record's 'claim' cannot be 'surjective-ish'"):
         ProofDetails("surjective-ish", [], "proved", "chain", 4)                # not a claim
+    # a derivation read from JSON with a claim nobody defined: a clear error when the report reads it
+    from symcute.report import markdown
+    d = derive_retile(**SEED)
+    doc = json.loads(d.to_json())
+    (node,) = [n for n in doc["nodes"] if (n.get("details") or {}).get("claim") == "with_shape"]
+    node["details"]["claim"] = "x" * 500
+    with pytest.raises(SymcuteError, match=r"ProofDetails record's 'claim' cannot be 'xxx.*\.\.\. \(a malformed"):
+        markdown(Derivation.from_json(json.dumps(doc)), "en")
