@@ -17,6 +17,17 @@ from ..symbolic.vocabulary import Verdict
 from .records import Record, TableRecord, list_row, rows, typed
 
 
+PARAMETERS = ("M", "K")   # gA's shape (M, K): a witness names them in this order
+
+
+def parameter_values(v) -> dict:
+    """A ``typed`` reader: a witness (parameter -> value) keyed by name in :data:`PARAMETERS` order, so a
+    derivation read back from JSON (whose keys are sorted) prints ``M=1, K=1`` as the one it came from."""
+    named = {str(k): x for k, x in v.items()}
+    return {k: named[k] for k in sorted(named, key=lambda k: (PARAMETERS.index(k) if k in PARAMETERS
+                                                             else len(PARAMETERS), k))}
+
+
 @dataclass(frozen=True)
 class GmemConfiguration(TableRecord):
     """The TiledMMA, the CTA tile (BM, BK) and the conditions on the parameters M and K."""
@@ -32,7 +43,7 @@ class GmemConfiguration(TableRecord):
 
 
 @dataclass(frozen=True)
-@typed(all_full_loose=Verdict)
+@typed(all_full_loose=Verdict, all_full_witness=parameter_values)
 class GmemTiles(TableRecord):
     """``zipped_divide(mA, (BM, BK))`` with the divisibility conditions and without, and gA's offset."""
     global_layout: str
@@ -95,7 +106,8 @@ class CopyAxis(NamedTuple):
 
 
 @dataclass(frozen=True)
-@typed(axes=rows(CopyAxis), aligned=Verdict, aligned_loose=Verdict, aligned_k8=Verdict)
+@typed(axes=rows(CopyAxis), aligned=Verdict, aligned_loose=Verdict, aligned_loose_witness=parameter_values,
+       aligned_k8=Verdict)
 class GmemCopy(TableRecord):
     """The CTA tile through a TiledCopy's partition_S, and whether each copy's vector is aligned."""
     atom: str
@@ -157,7 +169,7 @@ def _check_method(v):
 
 
 @dataclass(frozen=True)
-@typed(verdict=_check_verdict, method=_check_method)
+@typed(verdict=_check_verdict, method=_check_method, witness=parameter_values)
 class GmemCheck(Record):
     """One claim of the gmem recipe, decided for every admissible (M, K) (or by a cross-check of core).
 
