@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..recipes.records import ProofDetails
-from ..symbolic.vocabulary import Cell, Column, CounterexampleKey, Labelled, Phrase
+from ..symbolic.vocabulary import Cell, Column, CounterexampleKey, Labelled, Method, Phrase, Verdict
 from ..trace.rules import CUTLASS_VERSION, rule_for
 from .. import markup as md
 from ..core.int_tuple import format_int_tuple
@@ -63,8 +63,20 @@ def verdict_text(t, proof) -> str:
 
 
 def method_text(t, proof) -> str:
+    """The prover's method in words: its sentence (``method_<m>``) where it has one, else its short name, and a
+    conjunction's ``a+b`` as the short names of its parts; text that is no method is shown as it is."""
     key = f"method_{proof.method}"
-    return t(key) if t.has(key) else md.esc(str(proof.method))
+    if t.has(key):
+        return t(key)
+    return "+".join(method_name(t, part) for part in str(proof.method).split("+"))
+
+
+def method_name(t, method) -> str:
+    """A :class:`Method` (or its value) by its short name (``method_name_<m>``); other text escaped."""
+    try:
+        return t("method_name_" + Method(method).name.lower())
+    except ValueError:
+        return md.esc(str(method))
 
 
 # The prover's own columns, marks and counterexample keys -> their templates (a member missing here has none
@@ -147,6 +159,10 @@ def _header(t, h):
 def _cell(t, c):
     if isinstance(c, Cell):
         return t(CELL_TEMPLATES[c])
+    if isinstance(c, Verdict):  # a conjunction's parts: each part's verdict and method
+        return t("verdict_" + c.value)
+    if isinstance(c, Method):
+        return method_name(t, c)
     if isinstance(c, Phrase):   # an exact back-end's query, a conjunction's part
         return Raw(t.phrase(c, lambda x: code(x, cell=True)))
     if isinstance(c, int):

@@ -15,15 +15,17 @@ import re
 import pytest
 
 from symcute import recipes
+from symcute.expr import derive_expr
 from symcute.report import markdown
 from symcute.report.regenerate import PROOFS
 
 # terms the zh templates keep in English on purpose: CuTe's and the hardware's vocabulary (as the seed
-# document writes them), formula variables, and proper names (symcute and its package core)
+# document writes them), formula variables, CuTe's operation names, and proper names (symcute, its package core and command calc)
 ALLOWED = frozenset("""
     Atom Copy Tensor tensor atom fragment traits mode shape stride tile tiler retile upcast downcast swizzle tv
     bank lane phase warp warpgroup wavefront smem
-    offset addr dim ker
+    offset addr dim ker cotarget block
+    composition complement divide product cast calc
     Nsight Compute symcute core
 """.split())
 
@@ -44,7 +46,8 @@ def english_words(text: str):
             w = m.group(0)
             before = s[m.start() - 1] if m.start() else " "
             after = s[m.end()] if m.end() < len(s) else " "
-            if before in "_:.>[/" or before.isdigit() or after in "_(<:[./" or after.isdigit() \
+            colon_code = after == ":" and s[m.end() + 1:m.end() + 2] not in (" ", "")   # x::y, (4,8):(8,1)
+            if before in "_:.>[/" or before.isdigit() or after in "_(<[./" or after.isdigit() or colon_code \
                     or (before == "(" and after == ")"):
                 continue                            # part of an identifier, a call, a path or an index
             if before == "(" and m.start() >= 2 and (s[m.start() - 2].isalnum() or s[m.start() - 2] == "_") \
@@ -57,8 +60,15 @@ def english_words(text: str):
             yield number, w
 
 
+# expressions of `symcute derive expr` whose steps record details, conjunctions and several methods
+EXPRESSIONS = ("complement(make_layout((4,8),(8,1)), 64)", "logical_product(make_layout(4,1), make_layout(2,4))",
+               "left_inverse(make_layout((4,8),(0,1)))", "upcast<2>(make_layout((4,8),(1,4)))",
+               "zipped_divide(make_layout((8,8),(8,1)), make_tile(make_layout(2,1), make_layout(4,1)))")
+
+
 def zh_documents():
-    """``(name, Markdown)``: the zh rendering of every distinct recipe input of proofs/ (en-only ones too)."""
+    """``(name, Markdown)``: the zh rendering of every distinct recipe input of proofs/ (en-only ones too), and of
+    a few expressions."""
     seen, out = set(), []
     for name, recipe, kwargs, lang in PROOFS:
         kw = recipes.SEED if kwargs == "SEED" else kwargs
@@ -67,6 +77,7 @@ def zh_documents():
             continue
         seen.add(key)
         out.append((name.split(".")[0] + ".zh.md", markdown(getattr(recipes, recipe)(**kw), "zh")))
+    out += [(f"derive expr {e!r}", markdown(derive_expr(e), "zh")) for e in EXPRESSIONS]
     return out
 
 
@@ -80,10 +91,10 @@ def test_the_scan_finds_english_prose_and_passes_code_and_names():
             "`an English code span`，TiledCopy 与 MMA Atom，make_layout(shape)，docs/memory.md\n"
             "```cpp\nauto layout = make_layout(shape);  // English comment\n```\n"
             "```\noffset(t, v) = 8*t0\nbyte address = 2 * offset\n```\n"
-            "| bit 0 | `c_0` |\n")
+            "| bit 0 | `c_0` |\n- gaps: `((1,1),(1,8))`，Layout::with_shape 与 (4,8):(8,1)\n")
     found = [(n, w) for n, w in english_words(text) if w not in ALLOWED]
-    assert [w for _, w in found] == ["the", "acts", "on", "bytes", "byte", "address", "bit"]
-    assert {n for n, _ in found} == {1, 8, 10}
+    assert [w for _, w in found] == ["the", "acts", "on", "bytes", "byte", "address", "bit", "gaps"]
+    assert {n for n, _ in found} == {1, 8, 10, 11}
 
 
 def test_zh_reports_have_no_english_prose(documents):
@@ -96,4 +107,4 @@ def test_the_scan_covers_every_recipe_of_the_proofs(documents):
     names = {name for name, _ in documents}
     # the en-only proofs are rendered in zh too
     assert {"catalog_inverses.zh.md", "sm90_gmma_64x64x16_RS_2x1x1.zh.md", "swizzle_sw333_8x64.zh.md"} <= names
-    assert len(documents) == len({(r, repr(k)) for _, r, k, lang in PROOFS if lang != "svg"})
+    assert len(documents) == len({(r, repr(k)) for _, r, k, lang in PROOFS if lang != "svg"}) + len(EXPRESSIONS)

@@ -14,6 +14,18 @@ TEXT = {
     "method_exhaustive": "exhaustive evaluation",
     "method_domains": "the domains differ",
     "method_none": "no method applies",
+    # vocabulary.Method by its short name (a conjunction's a+b, a part's row); en: the member's value
+    "method_name_refinement": "refinement",
+    "method_name_chain": "chain",
+    "method_name_gf2": "gf2",
+    "method_name_exhaustive": "exhaustive",
+    "method_name_z3": "z3",
+    "method_name_isl": "isl",
+    "method_name_arithmetic": "arithmetic",
+    "method_name_inspection": "inspection",
+    "method_name_vacuous": "vacuous",
+    "method_name_domains": "domains",
+    "method_name_none": "none",
     "counterexample": "Counterexample (re-evaluated with symcute.core):",
     "ce_item": "- {label}: {value}",
     "ce_steps": "{what} step by step",
@@ -382,6 +394,9 @@ TEXT = {
     "detail_divisions": "division steps",
     "detail_filtered": "filtered layout",
     "detail_sorted_modes": "modes sorted by stride",
+    "detail_gaps": "gaps",
+    "detail_rest": "rest",
+    "detail_decays": "decays",
     "detail_other": "{key}",
 
     # --- catalog -------------------------------------------------------------------------------------------

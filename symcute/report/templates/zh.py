@@ -14,6 +14,18 @@ TEXT = {
     "method_exhaustive": "穷举求值",
     "method_domains": "定义域不同",
     "method_none": "没有适用的方法",
+    # vocabulary.Method by its short name (a conjunction's a+b, a part's row); en: the member's value
+    "method_name_refinement": "相互细化",
+    "method_name_chain": "stride 链",
+    "method_name_gf2": "GF(2) 线性代数",
+    "method_name_exhaustive": "穷举",
+    "method_name_z3": "z3",
+    "method_name_isl": "isl",
+    "method_name_arithmetic": "算术",
+    "method_name_inspection": "直接读出",
+    "method_name_vacuous": "前提不成立",
+    "method_name_domains": "定义域不同",
+    "method_name_none": "无方法",
     "counterexample": "反例（已用 symcute.core 重新求值）：",
     "ce_item": "- {label}：{value}",
     "ce_steps": "{what} 的逐步求值",
@@ -331,6 +343,9 @@ TEXT = {
     "detail_divisions": "除法步骤",
     "detail_filtered": "过滤后的布局",
     "detail_sorted_modes": "按 stride 排序的 mode",
+    "detail_gaps": "空隙（各个新 mode）",
+    "detail_rest": "剩余部分",
+    "detail_decays": "swizzle 退化",
     "detail_other": "{key}",
 
     # --- catalog ----------------------------------------------------------------------------------------
