@@ -33,11 +33,8 @@ class Record:
     A field without a default is required: ``from_details`` refuses details without it.  A required field
     may still hold None when its type says so (``domain: int | None``): it is written as JSON null, and read
     back as None, so the key is there either way.
-    Fields holding rows, nested records or enum members are declared with :func:`typed`
-    (``ROWS = {field: Row}`` is the older spelling of ``@typed(field=rows(Row))``).
+    Fields holding rows, nested records or enum members are declared with :func:`typed`.
     """
-
-    ROWS: ClassVar[dict] = {}
 
     def to_details(self) -> dict:
         out = {}
@@ -45,7 +42,7 @@ class Record:
             v = getattr(self, f.name)
             if v is None and f.default is None:
                 continue
-            out[f.name] = [r.to_details() for r in v] if f.name in self.ROWS and v is not None else _json(v)
+            out[f.name] = _json(v)
         return out
 
     @classmethod
@@ -58,9 +55,7 @@ class Record:
                 continue
             if f.name not in details:
                 raise SymcuteError(f"report: the {cls.__name__} record has no {f.name!r} (a malformed derivation)")
-            v = details[f.name]
-            kw[f.name] = (tuple(cls.ROWS[f.name].from_details(r) for r in v) if f.name in cls.ROWS and v is not None
-                          else _frozen(v))
+            kw[f.name] = _frozen(details[f.name])
         return cls(**kw)
 
 
