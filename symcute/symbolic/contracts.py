@@ -556,9 +556,9 @@ def _same_image(L, R, up: int, down: int, limit) -> Proof:
         extra, missing = _image_difference(vl, vr, up, down)
         if not extra and not missing:
             return _enumerated(statement, n + m, None, None)
-        ce = {Key.ONLY_IN_IMAGE_OF_R: extra[:3]} if extra else {}
+        ce = {Key.ONLY_IN_IMAGE_OF_R: tuple(extra[:3])} if extra else {}   # tuples: as JSON reads them back
         if missing:
-            ce[Key.MISSING_FROM_IMAGE_OF_R] = missing[:3]
+            ce[Key.MISSING_FROM_IMAGE_OF_R] = tuple(missing[:3])
         return Proof(statement, Verdict.REFUTED, Method.EXHAUSTIVE, None, ce, reason=Phrase(Reason.IMAGES_ENUMERATED))
     holds, w, evidence, method = exact.decide("same_image", L, R, up, down)
     if holds is None:

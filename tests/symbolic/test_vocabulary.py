@@ -283,3 +283,11 @@ def test_the_scan_sees_a_sentence():
     tree = ast.parse('Proof(f"{a} is injective", "proved", "chain", reason="because")')
     call = tree.body[0].value
     assert _sentences(call.args[0]) and _sentences(call.keywords[0].value)
+
+
+def test_a_recast_contracts_counterexample_reads_back_the_same_text():
+    # downcast<2>((8,1,4):(8,1,1)) breaks "the same memory": its value lists came back from JSON as tuples
+    p = contracts.contract("downcast", Layout((8, 1, 4), (8, 1, 1)), 2)
+    assert p.refuted
+    back = _roundtrip(p)
+    assert str(back) == str(p) and back.to_dict() == p.to_dict()
