@@ -416,6 +416,14 @@ class Reason(_Term):
     PARAM_Z3_NO_COLLISION = "z3: no admissible parameters and two indices with one offset"
     PARAM_Z3_MODEL = "z3 model, re-evaluated with core"
     PARAM_UNDECIDED = "not a polynomial identity; z3 did not decide"
+    # how one fact over the parameters was decided (symbolic/parametric: FactVerdict.how)
+    FACT_EVALUATION = "evaluation"                           # no parameter left: the fact evaluated
+    FACT_POLYNOMIAL = "polynomial"                           # an identity of polynomials
+    FACT_Z3 = "z3"                                           # z3: no admissible counterexample
+    FACT_Z3_UNSUPPORTED = "z3: unsupported expression"
+    FACT_Z3_MODEL = "z3 model, re-evaluated"                 # z3's model, the fact false at it
+    FACT_Z3_UNKNOWN = "z3: unknown"                          # z3 gave up (its time limit)
+    FACT_Z3_UNCONFIRMED = "z3: sat"                          # z3's model, but the fact not false at it
 
 
 @unique

@@ -141,6 +141,22 @@ def test_parametric_answers_in_the_provers_verdicts():
     assert p.verdict is Verdict.PROVED and p.proved and str(p).endswith(": proved (" + p.method + ")")
     q = R.prove_equal(A, P.layout((M, K), (1, M), ps))
     assert q.verdict is Verdict.REFUTED and q.refuted and q.verdict == "refuted"
+
+
+def test_how_a_fact_was_decided_is_a_reason_phrase_worded_in_both_languages():
+    import sympy
+    from symcute.report.templates import Text
+    from symcute.symbolic import parametric as P
+    from symcute.symbolic.vocabulary import Phrase, Reason
+    ps = P.params("M K", multiple_of={"M": 128})
+    m, k = ps.inner(ps["M"]), ps.inner(ps["K"])
+    answers = {Reason.FACT_EVALUATION: ps.decide(sympy.true), Reason.FACT_POLYNOMIAL: ps.decide(m + k >= 2),
+               Reason.FACT_Z3: ps.decide(sympy.Ne(k * k, 2)),
+               Reason.FACT_Z3_MODEL: ps.decide(sympy.Eq(sympy.Mod(k, 2), 0))}
+    for reason, v in answers.items():
+        assert isinstance(v.how, Phrase) and v.how.kind is reason and v.how == reason.value, (reason, v)
+    assert Text("en").phrase(answers[Reason.FACT_Z3_MODEL].how) == "z3 model, re-evaluated"
+    assert Text("zh").phrase(answers[Reason.FACT_Z3_MODEL].how) == "z3 模型，已重新求值"
 # --- phrases: statements, reasons, conditions, queries ------------------------------------------------
 
 import ast

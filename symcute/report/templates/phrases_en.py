@@ -163,6 +163,13 @@ PHRASES = {
     Reason.PARAM_Z3_NO_COLLISION: 'z3: no admissible parameters and two indices with one offset',
     Reason.PARAM_Z3_MODEL: 'z3 model, re-evaluated with core',
     Reason.PARAM_UNDECIDED: 'not a polynomial identity; z3 did not decide',
+    Reason.FACT_EVALUATION: 'evaluation',
+    Reason.FACT_POLYNOMIAL: 'polynomial',
+    Reason.FACT_Z3: 'z3',
+    Reason.FACT_Z3_UNSUPPORTED: 'z3: unsupported expression',
+    Reason.FACT_Z3_MODEL: 'z3 model, re-evaluated',
+    Reason.FACT_Z3_UNKNOWN: 'z3: unknown',
+    Reason.FACT_Z3_UNCONFIRMED: 'z3: sat',
     # Condition
     Condition.MIXED_RADIX: (
         'the digits form the mixed-radix chain of [0, {top}) (weights are prefix products of the extents)'),

@@ -138,6 +138,13 @@ PHRASES = {
     Reason.PARAM_Z3_NO_COLLISION: 'z3：不存在可取参数与偏移相同的两个输入编号',
     Reason.PARAM_Z3_MODEL: 'z3 模型，已用 core 重新求值',
     Reason.PARAM_UNDECIDED: '不是多项式恒等式；z3 未能判定',
+    Reason.FACT_EVALUATION: '求值',
+    Reason.FACT_POLYNOMIAL: '多项式恒等式',
+    Reason.FACT_Z3: 'z3 证明',
+    Reason.FACT_Z3_UNSUPPORTED: 'z3：不支持的表达式',
+    Reason.FACT_Z3_MODEL: 'z3 模型，已重新求值',
+    Reason.FACT_Z3_UNKNOWN: 'z3：未知',
+    Reason.FACT_Z3_UNCONFIRMED: 'z3：有模型，但该事实在其上不为假',
     # Condition
     Condition.MIXED_RADIX: '这些数位构成 [0, {top}) 的混合进制链（权重是各大小的前缀积）',
     Condition.LINEAR_FORMS: '两边都是这些数位上的线性式，所以当且仅当每一行都相同时两边相等',

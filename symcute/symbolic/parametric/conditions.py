@@ -24,7 +24,7 @@ from functools import lru_cache
 import sympy
 
 from ...errors import LayoutError, SymcuteError
-from ..vocabulary import Verdict
+from ..vocabulary import Phrase, Reason, Verdict
 
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9]*\Z")
 Z3_TIMEOUT_MS = 500   # per fact; an answer Z3 does not find in time is unknown, never a guess
@@ -33,11 +33,12 @@ Z3_TIMEOUT_MS = 500   # per fact; an answer Z3 does not find in time is unknown,
 @dataclass(frozen=True)
 class FactVerdict:
     """The answer on one fact over the parameters: its ``verdict``, with ``witness`` (user values) when
-    refuted, and ``how`` it was reached."""
+    refuted, and ``how`` it was reached (a :class:`~symcute.symbolic.vocabulary.Phrase` of a ``Reason.FACT_*``
+    member; its text is the member's)."""
 
     verdict: Verdict
     witness: dict | None = None
-    how: str = ""
+    how: Phrase | str = ""
 
     @property
     def proved(self) -> bool:
@@ -192,7 +193,7 @@ class Params:
     def decide(self, fact) -> FactVerdict:
         """``fact`` (a SymPy relation in inner form) for every admissible value; see the module doc."""
         if fact is sympy.true or fact is True:
-            return FactVerdict(Verdict.PROVED, how="evaluation")
+            return FactVerdict(Verdict.PROVED, how=Phrase(Reason.FACT_EVALUATION))
         if fact is sympy.false or fact is False:
             return self._witness_any()
         return _decide_cached(self, fact)
@@ -202,7 +203,7 @@ class Params:
         for p in self._params:
             lo, _ = p.inner_bounds()
             vals[p.inner] = lo
-        return FactVerdict(Verdict.REFUTED, self.user_values(vals), how="evaluation")
+        return FactVerdict(Verdict.REFUTED, self.user_values(vals), how=Phrase(Reason.FACT_EVALUATION))
 
     def _polynomial_nonnegative(self, expr) -> bool:
         """A certificate for ``expr >= 0``: after ``p = lo + n`` (n >= 0) every coefficient is >= 0."""
@@ -242,7 +243,7 @@ def _decide_cached(params: Params, fact) -> FactVerdict:
         if isinstance(rel, (sympy.StrictGreaterThan, sympy.StrictLessThan)):
             diff = diff - 1  # integers: a > b iff a - b - 1 >= 0
         if params._polynomial_nonnegative(diff):
-            return FactVerdict(Verdict.PROVED, how="polynomial")
+            return FactVerdict(Verdict.PROVED, how=Phrase(Reason.FACT_POLYNOMIAL))
     from .z3_backend import decide_z3
     return decide_z3(params, fact)
 

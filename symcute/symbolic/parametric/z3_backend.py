@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sympy
 
-from ..vocabulary import Verdict
+from ..vocabulary import Phrase, Reason, Verdict
 from .conditions import FactVerdict, Z3_TIMEOUT_MS
 
 
@@ -128,10 +128,10 @@ def decide_z3(params, fact, extra_symbols=()) -> FactVerdict:
         s, env = solver_for(params, extra_symbols)
         s.add(z3.Not(to_z3(fact, env)))
     except Unsupported:
-        return FactVerdict(Verdict.UNKNOWN, how="z3: unsupported expression")
+        return FactVerdict(Verdict.UNKNOWN, how=Phrase(Reason.FACT_Z3_UNSUPPORTED))
     r = s.check()
     if r == z3.unsat:
-        return FactVerdict(Verdict.PROVED, how="z3")
+        return FactVerdict(Verdict.PROVED, how=Phrase(Reason.FACT_Z3))
     if r == z3.sat:
         m = s.model()
         values = {sym: m.evaluate(v, model_completion=True).as_long() for sym, v in env.items()}
@@ -140,5 +140,7 @@ def decide_z3(params, fact, extra_symbols=()) -> FactVerdict:
             inner = {p.inner: values[p.inner] for p in params.params}
             w = params.user_values(inner)
             w.update({str(k): v for k, v in values.items() if k not in inner})
-            return FactVerdict(Verdict.REFUTED, w, how="z3 model, re-evaluated")
-    return FactVerdict(Verdict.UNKNOWN, how=f"z3: {r}")
+            return FactVerdict(Verdict.REFUTED, w, how=Phrase(Reason.FACT_Z3_MODEL))
+    # unknown (its time limit), or a model at which the fact is not false after all
+    return FactVerdict(Verdict.UNKNOWN,
+                       how=Phrase(Reason.FACT_Z3_UNKNOWN if r == z3.unknown else Reason.FACT_Z3_UNCONFIRMED))
