@@ -34,6 +34,9 @@ SIDE_COLUMNS = {"equality": (3, 4)}
 
 # The columns whose cells are phrases (an exact back-end's query; a conjunction's parts, which are claims).
 PHRASE_COLUMNS = {Column.EXACT_QUERY: (Query, Statement), Column.PART: (Statement,)}
+# The columns whose cells are the prover's own members (a conjunction's parts' verdicts and methods; a joined
+# method such as "chain+refinement" stays text)
+MEMBER_COLUMNS = {Column.VERDICT: Verdict, Column.METHOD: Method}
 
 
 @dataclass(frozen=True)
@@ -64,8 +67,15 @@ class Certificate:
         sides = SIDE_COLUMNS.get(kind, ())   # the claim's labels stay labels, whatever they read like
         header = [h if k in sides else read_column(h) for k, h in enumerate(t.header)]
         phrases = {k: PHRASE_COLUMNS[h] for k, h in enumerate(header) if h in PHRASE_COLUMNS}
-        rows = [[read_phrase(c, phrases[k]) if k in phrases else read_cell(c) for k, c in enumerate(r)]
-                for r in t.rows]
+        members = {k: MEMBER_COLUMNS[h] for k, h in enumerate(header) if h in MEMBER_COLUMNS}
+
+        def cell(k, c):
+            if k in phrases:
+                return read_phrase(c, phrases[k])
+            if k in members:
+                return _member(members[k], c)
+            return read_cell(c)
+        rows = [[cell(k, c) for k, c in enumerate(r)] for r in t.rows]
         return Certificate(kind, Table(header, rows, t.title),
                            tuple(read_phrase(str(c), (Condition, Statement)) for c in d["conditions"]),
                            dict(d.get("data") or {}))
@@ -187,6 +197,14 @@ PROOF_SCHEMA = {
 
 
 _METHODS = {m.value for m in Method}
+
+
+def _member(enum, text):
+    """The member of ``enum`` that ``text`` serialises, else the text."""
+    try:
+        return enum(text)
+    except ValueError:
+        return text
 
 
 def _tuples(x):

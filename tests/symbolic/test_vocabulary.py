@@ -307,3 +307,14 @@ def test_a_recast_contracts_counterexample_reads_back_the_same_text():
     assert p.refuted
     back = _roundtrip(p)
     assert str(back) == str(p) and back.to_dict() == p.to_dict()
+
+
+def test_a_conjunctions_part_verdicts_and_methods_read_back_as_members():
+    p = contracts.contract("upcast", Layout((4, 8), (1, 4)), 2)
+    header = p.certificate.table.header
+    assert header == (Column.PART, Column.VERDICT, Column.METHOD)
+    back = _roundtrip(p)
+    for row, again in zip(p.certificate.table.rows, back.certificate.table.rows):
+        assert row[1] is again[1] and isinstance(again[1], Verdict)
+        assert again[2] == row[2] and type(again[2]) is type(row[2])
+        assert again[0].kind is row[0].kind
