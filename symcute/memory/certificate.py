@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from .shared import BankMethod
+
 
 @dataclass(frozen=True)
 class KernelCertificate:
@@ -43,5 +45,4 @@ def certify(result):
         return result
     from .f2cert import kernel_certificate
     cert = kernel_certificate(result)
-    return replace(result, certificate=cert, method=(result.method + " + F2 kernel certificate")
-                   if cert is not None else result.method)
+    return replace(result, certificate=cert, method=BankMethod.EXACT_CERTIFIED if cert is not None else result.method)

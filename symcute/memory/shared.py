@@ -27,7 +27,15 @@ from ..errors import LayoutError, SymcuteError
 from . import model
 from .addresses import bit_addresses
 
-METHOD_EXACT = "exact per-lane count"
+class BankMethod(str, Enum):
+    """How a bank result was counted: every lane of every phase exactly, and, where the worst instruction's
+    addresses are F2-linear, also an F2 kernel certificate (:mod:`.certificate`).  A report words each with
+    its own template; the value is the text the result has always carried."""
+    EXACT = "exact per-lane count"
+    EXACT_CERTIFIED = "exact per-lane count + F2 kernel certificate"
+
+
+METHOD_EXACT = BankMethod.EXACT
 
 
 class NoteKey(str, Enum):

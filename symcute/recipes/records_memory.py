@@ -158,13 +158,19 @@ class BankCertificate(Record):
     wavefronts: int
 
 
+def _bank_method(text):
+    from ..memory.shared import BankMethod   # here, as for the notes: symcute.memory loads numpy
+    return BankMethod(text)
+
+
 def _note_keys(keys) -> tuple:
     from ..memory.shared import NoteKey   # here: symcute.memory loads numpy, which the swizzle report needs not
     return tuple(NoteKey(k) for k in keys)
 
 
 @dataclass(frozen=True)
-@typed(per_instruction=rows(InstructionCount), certificate=record(BankCertificate), notes=_note_keys)
+@typed(per_instruction=rows(InstructionCount), certificate=record(BankCertificate), notes=_note_keys,
+       method=_bank_method)
 class BankResult(TableRecord):
     """The exact totals (``symcute.memory.SharedAccess``), the first eight instructions' counts, and the keys
     of the memory model's notes (:class:`symcute.memory.shared.NoteKey`, worded by the template
@@ -174,7 +180,7 @@ class BankResult(TableRecord):
     ways: int
     conflicts: int
     conflict_free: bool
-    method: str
+    method: object                          # memory.shared.BankMethod
     per_instruction: tuple
     instructions: int
     certificate: BankCertificate | None     # recorded as null where there is none

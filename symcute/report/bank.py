@@ -79,7 +79,7 @@ def render(view, t) -> str:
     parts += [md.heading(2, t("bank_sec_result")),
               t("bank_result", wave=r.wavefronts, ideal=r.ideal, ways=r.ways, conflicts=r.conflicts,
                 verdict=t("bank_free") if r.conflict_free else t("bank_conflicting"),
-                n=r.instructions, method=t("bank_method_cert") if cert else t("bank_method_exact"))]
+                n=r.instructions, method=t("bank_method_" + r.method.name.lower()))]
     for key in r.notes or ():
         parts.append(t("bank_note_" + key.value))
     if cert:
@@ -128,7 +128,7 @@ def console(result, title: str = "") -> str:
                f"{r.instructions_per_warp} instructions")
     out.append(f"wavefronts: {r.wavefronts} (ideal {r.ideal_wavefronts}); worst bank multiplicity: {r.ways}-way; "
                f"conflicts: {r.conflicts}; {'conflict-free' if r.conflict_free else 'CONFLICTS'}")
-    out.append(f"method: {r.method}")
+    out.append(f"method: {r.method.value}")
     if r.certificate is not None:
         c = r.certificate
         out.append(f"certificate: lane-bit images {list(c.images)}: dim ker(bank) = {c.dim_ker_bank}, "

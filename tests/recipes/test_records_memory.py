@@ -143,3 +143,16 @@ def test_bit_rows_hold_the_bit_number_and_keep_the_stored_label():
     assert [r.bit for r in f.bits] == list(range(len(f.bits)))
     assert "| bit 4 | `r_1 ^ c_4` |" in markdown(derive_swizzle(), "en")
     assert "| 第 4 位 | `r_1 ^ c_4` |" in markdown(derive_swizzle(), "zh")
+
+
+def test_the_bank_method_is_a_member_worded_by_its_template():
+    from symcute.memory.shared import BankMethod
+    r = _records(derive_bank(**GMMA), BANK)["bank_result"]
+    assert r.method is BankMethod.EXACT_CERTIFIED and r.certificate is not None
+    assert r.to_details()["method"] == "exact per-lane count + F2 kernel certificate"   # the JSON as before
+    assert rm.BankResult.from_details(r.to_details()).method is BankMethod.EXACT_CERTIFIED
+    with pytest.raises(ValueError):
+        rm.BankResult.from_details({**r.to_details(), "method": "a guess"})
+    for m in BankMethod:
+        assert Text("en")("bank_method_" + m.name.lower()) and Text("zh")("bank_method_" + m.name.lower())
+    assert Text("zh")("bank_method_exact_certified") in markdown(derive_bank(**GMMA), "zh")

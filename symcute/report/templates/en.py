@@ -574,7 +574,7 @@ TEXT.update({
                    "multiplicity {ways}-way; {conflicts} conflicts (what Nsight Compute's "
                    "`l1tex__data_bank_conflicts_pipe_lsu_mem_shared` counts). Method: {method}.",
     "bank_method_exact": "exact count over every lane of every phase",
-    "bank_method_cert": "exact count over every lane of every phase, and an F2 kernel certificate for the worst phase",
+    "bank_method_exact_certified": "exact count over every lane of every phase, and an F2 kernel certificate for the worst phase",
     "bank_note_store_stream": "**Note.** A stream of 512-byte conflict-free stores (st.shared.v4 by a full warp, stmatrix.x4): on the H200 every second one costs one more wavefront; Nsight Compute counts that many more than the per-instruction total (docs/memory.md, Store streams).",
     "bank_note_store_stream_timing": "**Note.** A warp's stream of store instructions with a conflicting one: on the H200 its wavefront count depends on how the instructions are spaced (+0 to +2 per warp for one launch), so only the per-instruction count is given (docs/memory.md, Store streams).",
     "bank_note_store_concurrent": "**Note.** Warps storing at the same time can add wavefronts on the H200 (timing-dependent); the counts assume the warps' stores do not overlap.",

@@ -504,7 +504,7 @@ TEXT.update({
     "bank_result": "**{verdict}。** 全部 {n} 条 warp 指令共 {wave} 个 wavefront，理想为 {ideal}；最差 bank 重数 {ways} 路；"
                    "冲突 {conflicts} 个（即 Nsight Compute 的 `l1tex__data_bank_conflicts_pipe_lsu_mem_shared`）。方法：{method}。",
     "bank_method_exact": "对每个 phase 的每个 lane 精确计数",
-    "bank_method_cert": "对每个 phase 的每个 lane 精确计数，并对最差的 phase 给出 F2 核证书",
+    "bank_method_exact_certified": "对每个 phase 的每个 lane 精确计数，并对最差的 phase 给出 F2 核证书",
     "bank_note_store_stream": "**注意。** 连续的 512 字节无冲突存储（整个 warp 的 st.shared.v4、stmatrix.x4）：在 H200 上每第二条多花一个 wavefront；Nsight Compute 的计数比逐条指令的总和多出这么多（见 docs/memory.md，Store streams）。",
     "bank_note_store_stream_timing": "**注意。** 一个 warp 的存储指令流中有冲突的指令：在 H200 上其 wavefront 数取决于指令的间隔（同一次启动测得每个 warp 多 0 到 2 个），因此只给出逐条指令的计数（见 docs/memory.md，Store streams）。",
     "bank_note_store_concurrent": "**注意。** 多个 warp 同时存储时在 H200 上可能多出 wavefront（取决于时序）；这里的计数假定各 warp 的存储不重叠。",
