@@ -516,6 +516,26 @@ READINGS = 64   # the most ways one pattern may split one text (a text with many
 # What a field costs a reading: more than the two characters of a "{part}: {why}" split, so that a
 # reading does not win by splitting text into more phrases than it has
 FIELD_COST = 3
+# Reading is a search over splits, nested up to 8 deep: on hostile text (a derivation file is untrusted;
+# ": " * 2000 has many splits at every depth) it grows faster than the text.  A text longer than
+# MAX_PHRASE_TEXT, or one whose reading takes more than PHRASE_WORK steps (splits tried and patterns
+# looked at), stays plain text: its words are the same (str(phrase) == text), only the report's other
+# language cannot word it.  Real phrases are far inside both (the longest in the tests: ~300 characters).
+MAX_PHRASE_TEXT = 2000
+PHRASE_WORK = 20_000
+
+
+class _Exhausted(Exception):
+    """A reading ran past PHRASE_WORK steps."""
+
+
+_work = [0]   # steps of the reading in progress (reset by each outermost read_phrase)
+
+
+def _step() -> None:
+    _work[0] += 1
+    if _work[0] > PHRASE_WORK:
+        raise _Exhausted
 
 
 def _patterns(kinds):
@@ -544,6 +564,7 @@ def _splits(parts, text: str):
     def walk(k, pos, bound):
         if len(out) >= READINGS:
             return
+        _step()
         if k == len(parts):
             if pos == len(text):
                 out.append(dict(bound))
@@ -600,9 +621,16 @@ def read_phrase(text, kinds=PHRASE_KINDS, depth: int = 0):
 
     @post str(read_phrase(t)) == t
     """
-    if not isinstance(text, str) or isinstance(text, Phrase):
+    if not isinstance(text, str) or isinstance(text, Phrase) or len(text) > MAX_PHRASE_TEXT:
         return text
-    best = _best(str(text), tuple(kinds), depth)
+    if depth:
+        best = _best(str(text), tuple(kinds), depth)
+    else:
+        _work[0] = 0
+        try:
+            best = _best(str(text), tuple(kinds), depth)
+        except _Exhausted:   # nothing of the unfinished reading is cached (lru_cache keeps no exception)
+            return text
     return best[0] if best else text
 
 
@@ -611,6 +639,7 @@ def _best(text: str, kinds: tuple, depth: int):
     """``(phrase, literal characters explained)`` of the best reading of ``text``, or None."""
     best = None
     for member, parts, literal in _patterns(kinds):
+        _step()
         if not text.startswith(parts[0][0]) or not text.endswith(parts[-1][0] if parts[-1][1] is None else ""):
             continue
         for split in _splits(parts, text):

@@ -318,3 +318,24 @@ def test_a_conjunctions_part_verdicts_and_methods_read_back_as_members():
         assert row[1] is again[1] and isinstance(again[1], Verdict)
         assert again[2] == row[2] and type(again[2]) is type(row[2])
         assert again[0].kind is row[0].kind
+
+
+@pytest.mark.parametrize("text", [": " * 900, "a: " * 600 + "b", "[0, 7) is not a box of " * 60,
+                                  "(" * 1000 + ")" * 1000, ": " * 5000])
+def test_reading_hostile_text_back_is_bounded(text):
+    # A derivation file is untrusted: reading its statements back is a search over splits, which hostile
+    # text (many ": ") makes super-linear.  The search stops after PHRASE_WORK steps (or does not start past
+    # MAX_PHRASE_TEXT characters) and the text stays plain text with the same words.
+    from symcute.symbolic import vocabulary
+    vocabulary._best.cache_clear()
+    read = vocabulary.read_phrase(text)
+    assert read == text and vocabulary._work[0] <= vocabulary.PHRASE_WORK + 1
+
+
+def test_reading_a_real_proof_back_stays_typed_under_the_work_bound():
+    from symcute.symbolic import vocabulary
+    p = is_injective(Layout.parse("((4,8),(2,2)):((1,4),(64,32))"))
+    vocabulary._best.cache_clear()
+    back = Proof.from_dict(json.loads(json.dumps(p.to_dict())))
+    assert isinstance(back.statement, vocabulary.Phrase) and back.statement == p.statement
+    assert vocabulary._work[0] < vocabulary.PHRASE_WORK // 10
