@@ -22,6 +22,7 @@ import numpy as np
 from ..core import ComposedLayout, Layout, Swizzle
 from ..core import int_tuple as it
 from ..errors import LayoutError
+from ..symbolic.vocabulary import Phrase, Reason
 from . import model
 from .addresses import _swizzle_eval, element_offsets
 from .shared import _as_layout, _mode_leaves, analyse, max_vector, VectorWidth
@@ -202,6 +203,11 @@ def _ideal(side: Side) -> int:
     return r.ideal_wavefronts
 
 
+def _joined(clauses):
+    """Clauses as one: ``a; b; c`` (Reason.BOTH, nested to the right); a refusal's message stays its text."""
+    return clauses[0] if len(clauses) == 1 else Phrase(Reason.BOTH, first=clauses[0], second=_joined(clauses[1:]))
+
+
 def _reasons(sides, ideal, evaluated) -> tuple:
     """Why no candidate is conflict-free on every side: per side, whether any candidate makes it conflict-free
     on its own, and what such a candidate does to the other sides."""
@@ -216,15 +222,15 @@ def _reasons(sides, ideal, evaluated) -> tuple:
         alone.append(ok)
         if not ok:
             best = min((c for c in full if c.wavefronts[i] is not None), key=lambda c: c.wavefronts[i])
-            out.append(f"{s.label}: no swizzle of the family makes it conflict-free, even alone (best "
-                       f"{best.wavefronts[i]} wavefronts against {ideal[i]} ideal, with {best.swizzle})")
+            out.append(Phrase(Reason.SYNTH_NONE_ALONE, side=s.label, best=best.wavefronts[i], ideal=ideal[i],
+                              swizzle=str(best.swizzle)))
     for i, s in enumerate(sides):
         if not alone[i] or len(alone[i]) == len(full):
             continue
         c = min(alone[i], key=Candidate.key if alone[i][0].valid else (lambda c: (c.swizzle.bits, c.swizzle.base)))
         broken = [c.refused[j] for j in range(len(sides)) if c.refused[j] is not None]
-        worse = [f"{sides[j].label} then needs {c.wavefronts[j]} wavefronts (ideal {ideal[j]})"
+        worse = [Phrase(Reason.SYNTH_THEN_NEEDS, side=sides[j].label, wavefronts=c.wavefronts[j], ideal=ideal[j])
                  for j in range(len(sides)) if j != i and c.wavefronts[j] is not None and c.wavefronts[j] > ideal[j]]
         if broken or worse:
-            out.append(f"{s.label} is conflict-free with e.g. {c.swizzle}, but " + "; ".join(broken + worse))
+            out.append(Phrase(Reason.SYNTH_ALONE_BUT, side=s.label, swizzle=str(c.swizzle), why=_joined(broken + worse)))
     return tuple(out)

@@ -224,8 +224,15 @@ class SwizzleCost(NamedTuple):
     total: int
 
 
+def _synth_reasons(texts) -> tuple:
+    """The synthesis's reasons (memory.synth) as the prover's phrases: a derivation read from JSON has their
+    text only, which reads back as the same Reason.SYNTH_* phrase."""
+    from ..symbolic.vocabulary import Reason, read_phrase   # here: only a synthesis with reasons needs it
+    return tuple(read_phrase(t, (Reason,)) for t in texts)
+
+
 @dataclass(frozen=True)
-@typed(alternatives=rows(SwizzleCost), skipped=BankReason)
+@typed(alternatives=rows(SwizzleCost), skipped=BankReason, reasons=_synth_reasons)
 class BankFix(TableRecord):
     """The swizzle synthesis over the unswizzled base (:func:`symcute.memory.synth.synthesize_swizzle`), or
     why there is none (``skipped``; then ``searched`` is 0 and ``optimal``, ``current_optimal`` and ``base``

@@ -97,7 +97,7 @@ def render(view, t) -> str:
             parts.append(t("bank_fix_current_ok" if fix.current_optimal else "bank_fix_current_not",
                            current=code(fix.current)))
         for reason in fix.reasons:
-            parts.append("- " + md.esc(reason))
+            parts.append("- " + t.phrase(reason))
     parts += [md.heading(2, t("sec_sources")), sources(t, view, extra=[
         (("CUDA C++ Programming Guide", "Shared Memory (cc 5.x+)"), md.esc(t("bank_src_banks"))),
         (("PTX ISA", "ldmatrix / stmatrix"), md.esc(t("bank_src_ldsm"))),

@@ -424,6 +424,11 @@ class Reason(_Term):
     FACT_Z3_MODEL = "z3 model, re-evaluated"                 # z3's model, the fact false at it
     FACT_Z3_UNKNOWN = "z3: unknown"                          # z3 gave up (its time limit)
     FACT_Z3_UNCONFIRMED = "z3: sat"                          # z3's model, but the fact not false at it
+    # why a swizzle synthesis has no candidate conflict-free on every side (memory/synth.py)
+    SYNTH_NONE_ALONE = ("{side}: no swizzle of the family makes it conflict-free, even alone (best {best} "
+                        "wavefronts against {ideal} ideal, with {swizzle})")
+    SYNTH_ALONE_BUT = "{side} is conflict-free with e.g. {swizzle}, but {why}"   # why: clauses joined by BOTH
+    SYNTH_THEN_NEEDS = "{side} then needs {wavefronts} wavefronts (ideal {ideal})"
 
 
 @unique

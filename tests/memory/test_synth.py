@@ -67,3 +67,23 @@ def test_impossible_when_the_write_vectors_pin_the_bits_the_read_needs():
 def test_synthesis_needs_an_access():
     with pytest.raises(LayoutError, match="at least one access"):
         synthesize_swizzle(Layout((8, 8), (8, 1)), [])
+
+
+def test_the_reasons_are_the_provers_phrases_worded_in_both_languages():
+    from symcute.report.templates import Text
+    from symcute.symbolic.vocabulary import Phrase, Reason, read_phrase
+    base = Layout((32, 64), (64, 1))
+    tv = Layout((32, 64), (1, 32))
+    res = synthesize_swizzle(base, [tv_side(tv, base, 16, 128, "st", "row write"),
+                                    tv_side(tv, base, 16, 16, "ld", "column read")])
+    assert res.reasons and all(isinstance(r, Phrase) and r.kind.name.startswith("SYNTH_") for r in res.reasons)
+    but = res.reasons[0]    # the row write alone is fine, but then the column read needs more wavefronts
+    assert but.kind is Reason.SYNTH_ALONE_BUT and but.args["side"] == "row write"
+    assert but.args["why"].kind is Reason.SYNTH_THEN_NEEDS and but.args["why"].args["side"] == "column read"
+    zh = Text("zh").phrase(but)
+    assert "可以无冲突" in zh and "is conflict-free" not in zh
+    # one side that no swizzle fixes: its reason reads back from its text as the same phrase
+    worst = Phrase(Reason.SYNTH_NONE_ALONE, side="column read", best=8, ideal=4, swizzle="Sw<2,3,3>")
+    back = read_phrase(str(worst), (Reason,))
+    assert back.kind is Reason.SYNTH_NONE_ALONE and back.args == worst.args
+    assert "即使单独考虑" in Text("zh").phrase(back)

@@ -170,6 +170,9 @@ PHRASES = {
     Reason.FACT_Z3_MODEL: 'z3 model, re-evaluated',
     Reason.FACT_Z3_UNKNOWN: 'z3: unknown',
     Reason.FACT_Z3_UNCONFIRMED: 'z3: sat',
+    Reason.SYNTH_NONE_ALONE: '{side}: no swizzle of the family makes it conflict-free, even alone (best {best} wavefronts against {ideal} ideal, with {swizzle})',
+    Reason.SYNTH_ALONE_BUT: '{side} is conflict-free with e.g. {swizzle}, but {why}',
+    Reason.SYNTH_THEN_NEEDS: '{side} then needs {wavefronts} wavefronts (ideal {ideal})',
     # Condition
     Condition.MIXED_RADIX: (
         'the digits form the mixed-radix chain of [0, {top}) (weights are prefix products of the extents)'),

@@ -145,6 +145,9 @@ PHRASES = {
     Reason.FACT_Z3_MODEL: 'z3 模型，已重新求值',
     Reason.FACT_Z3_UNKNOWN: 'z3：未知',
     Reason.FACT_Z3_UNCONFIRMED: 'z3：有模型，但该事实在其上不为假',
+    Reason.SYNTH_NONE_ALONE: '{side}：即使单独考虑，这一族 swizzle 也没有一个能使它无冲突（最佳为 {swizzle}，{best} 个 wavefront，理想 {ideal}）',
+    Reason.SYNTH_ALONE_BUT: '{side} 用例如 {swizzle} 可以无冲突，但 {why}',
+    Reason.SYNTH_THEN_NEEDS: '{side} 随之需要 {wavefronts} 个 wavefront（理想 {ideal}）',
     # Condition
     Condition.MIXED_RADIX: '这些数位构成 [0, {top}) 的混合进制链（权重是各大小的前缀积）',
     Condition.LINEAR_FORMS: '两边都是这些数位上的线性式，所以当且仅当每一行都相同时两边相等',
