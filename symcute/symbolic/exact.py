@@ -13,7 +13,6 @@ re-evaluates every witness with core.
 from __future__ import annotations
 
 import contextlib
-import multiprocessing
 import os
 
 from . import isl_backend, z3_backend
@@ -121,6 +120,9 @@ def _child(conn, fn, args):
 
 def _bounded(fn, args, seconds: float):
     """``fn(*args)`` in a forked child, stopped after ``seconds`` (then Exhausted)."""
+    # imported here, not at the top: multiprocessing (and the socket, pickle and selectors modules it
+    # loads) is ~7 ms of every cold start, and only a bounded ISL query needs it
+    import multiprocessing
     try:
         ctx = multiprocessing.get_context("fork")
     except ValueError:  # no fork on this platform: run in-process, bounded by ISL's operation count only
