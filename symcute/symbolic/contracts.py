@@ -413,8 +413,8 @@ def _what(part: Phrase) -> Phrase:
 def _product_parts(core, block_part, tile_part, A, B, limit, call: str, value) -> list:
     """The block part is A's function; the tile part is complement(A, size(A)*cosize(B)) o B's."""
     C = core.complement(A, A.size() * core.cosize(B))
-    block = Phrase(Statement.BLOCK_PART, call=call, result=str(value), part=str(block_part), a=str(A))
-    tile = Phrase(Statement.TILE_PART, call=call, result=str(value), part=str(tile_part),
+    block = Phrase(Statement.BLOCK_PART, call=call, result=str(value), piece=str(block_part), a=str(A))
+    tile = Phrase(Statement.TILE_PART, call=call, result=str(value), piece=str(tile_part),
                   cotarget=A.size() * core.cosize(B), C=str(C), B=str(B))
     return [_equal(block_part, A, A.size(), block, ("P", "A"), limit),
             _equal(tile_part, Compose(C, B), B.size(), tile, ("P", "C(B)"), limit)]

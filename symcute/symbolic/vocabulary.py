@@ -293,8 +293,8 @@ class Statement(_Term):
     MODE_SAME_FUNCTION = "mode {path} of {result}: the same function as {a}"
     DIVIDES = "D(c) == L(B(c)) for all 0 <= c < {n}, B = {B}"
     DIVIDE_PART = "{call} part {piece}: {claim}"
-    BLOCK_PART = "{call} = {result}: the block part {part} == {a}"
-    TILE_PART = "{call} = {result}: the tile part {part} == complement(A, {cotarget}) o B = {C} o {B}"
+    BLOCK_PART = "{call} = {result}: the block part {piece} == {a}"
+    TILE_PART = "{call} = {result}: the tile part {piece} == complement(A, {cotarget}) o B = {C} o {B}"
     MODE_ORDER = "mode i is {order} of logical_product(A, B)"
     SAME_FUNCTION_ON = "the same function on [0, {n})"
     SAME_IMAGE_NO_ZERO = "the same image, no stride-0 mode"
@@ -515,6 +515,9 @@ NUMBER_FIELDS = frozenset({
     "column", "cotarget", "need", "half", "inner", "lhs", "rhs", "rows", "cols", "value", "width"})
 # Fields that hold a nested phrase (read back as one when their text is one); every other field is text
 PHRASE_FIELDS = frozenset({"why", "claim", "part", "first", "second", "what", "evidence"})
+# Of those, the fields the prover always fills with a phrase (a reason's "why" may be an error's text): a
+# reading that puts other text there is not the phrase's ("formula: layout ..." is no "{part}: {why}")
+ALWAYS_PHRASES = frozenset({"claim", "part", "what"})
 # Fields whose text is one of a few names
 CHOICE_FIELDS = {"backend": frozenset({"Z3", "ISL"})}
 READINGS = 64   # the most ways one pattern may split one text (a text with many ": " has many)
@@ -555,13 +558,15 @@ def _number(text: str) -> bool:
     return bool(_INT.match(text) or _POW2.match(text))
 
 
-def _fits(field: str, text: str) -> bool:
+def _fits(field: str, text: str, depth: int = 0) -> bool:
     if field in NUMBER_FIELDS:
         return _number(text)
+    if field in ALWAYS_PHRASES:
+        return depth < 8 and _best(text, PHRASE_KINDS, depth + 1) is not None
     return text in CHOICE_FIELDS[field] if field in CHOICE_FIELDS else True
 
 
-def _splits(parts, text: str):
+def _splits(parts, text: str, depth: int = 0):
     """Every way ``text`` reads as ``parts`` (literals in place, each field's text fitting it): dicts field ->
     text, at most READINGS of them."""
     out = []
@@ -595,7 +600,7 @@ def _splits(parts, text: str):
                 at = text.find(following, at + 1)
         for end in ends:
             value = text[pos:end]
-            if _fits(field, value):
+            if _fits(field, value, depth):
                 bound[field] = value
                 walk(k + 1, end, bound)
                 del bound[field]
@@ -647,7 +652,7 @@ def _best(text: str, kinds: tuple, depth: int):
         _step()
         if not text.startswith(parts[0][0]) or not text.endswith(parts[-1][0] if parts[-1][1] is None else ""):
             continue
-        for split in _splits(parts, text):
+        for split in _splits(parts, text, depth):
             args, score = {}, literal - FIELD_COST * len(split)
             for k, v in split.items():
                 args[k] = _argument(k, v, depth)

@@ -244,6 +244,11 @@ def test_reading_back_keeps_numbers_numbers_and_refuses_a_reading_that_puts_text
     assert r.args["why"].kind is Reason.LARGEST_VALUE and r.args["why"].args == {"top": 48}
     big = read_phrase("evaluated at all 2^24 inputs", (Condition,))
     assert big.args["n"] == 1 << 24 and isinstance(big.args["n"], Count) and str(big) == "evaluated at all 2^24 inputs"
+    # an error's text as a reason's "why" stays text: "formula: ..." is no "{part}: {why}" (a part is a claim)
+    why = "formula: layout (-1,8):(0,1) has an extent -1 < 1"
+    r = read_phrase(f"{why}; no GF(2) view either: (1,8,1):(3,-1,16): sub-axis mode 1 has the negative stride -1",
+                    (Reason,))
+    assert r.kind is Reason.NO_F2_VIEW and r.args["why"] == why and not isinstance(r.args["why"], Phrase)
     assert read_phrase("no such sentence", PHRASE_KINDS) == "no such sentence"
     assert not isinstance(read_phrase("no such sentence", PHRASE_KINDS), Phrase)
 
@@ -339,3 +344,13 @@ def test_reading_a_real_proof_back_stays_typed_under_the_work_bound():
     back = Proof.from_dict(json.loads(json.dumps(p.to_dict())))
     assert isinstance(back.statement, vocabulary.Phrase) and back.statement == p.statement
     assert vocabulary._work[0] < vocabulary.PHRASE_WORK // 10
+def test_a_failing_part_of_a_contract_reads_back_as_that_part_and_its_reason():
+    # the reason "<tile part's claim>: <why>" contains ": " inside the part too: a part is a claim, so the
+    # reading that splits inside it (a layout text where a claim belongs) is refused
+    p = contracts.contract("logical_product", Layout((3, 4, 2), (0, 1, 16)), Layout((3, 8, 2), (4, 0, -1)))
+    assert p.refuted and p.reason.kind is Reason.PART_FAILS
+    assert p.reason.args["part"].kind is Statement.TILE_PART
+    back = _roundtrip(p)
+    assert back.reason.kind is Reason.PART_FAILS and back.reason.args == p.reason.args
+    assert [c.kind for c in back.certificate.conditions] == [c.kind for c in p.certificate.conditions] if \
+        p.certificate else True
