@@ -32,8 +32,9 @@ VERDICTS = tuple(v.value for v in Verdict)
 # "weight" that reads like one of the prover's own columns.
 SIDE_COLUMNS = {"equality": (3, 4)}
 
-# The columns whose cells are phrases (an exact back-end's query; a conjunction's parts, which are claims).
-PHRASE_COLUMNS = {Column.EXACT_QUERY: (Query, Statement), Column.PART: (Statement,)}
+# The columns whose cells are phrases (an exact back-end's query; a conjunction's parts, which are claims; the
+# inputs a probe tried).
+PHRASE_COLUMNS = {Column.EXACT_QUERY: (Query, Statement), Column.PART: (Statement,), Column.INPUTS_TRIED: (Query,)}
 # The columns whose cells are the prover's own members (a conjunction's parts' verdicts and methods; a joined
 # method such as "chain+refinement" stays text)
 MEMBER_COLUMNS = {Column.VERDICT: Verdict, Column.METHOD: Method}

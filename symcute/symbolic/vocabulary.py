@@ -515,15 +515,17 @@ NUMBER_FIELDS = frozenset({
     "column", "cotarget", "need", "half", "inner", "lhs", "rhs", "rows", "cols", "value", "width"})
 # Fields that hold a nested phrase (read back as one when their text is one); every other field is text
 PHRASE_FIELDS = frozenset({"why", "claim", "part", "first", "second", "what", "evidence"})
-# Of those, the fields the prover always fills with a phrase (a reason's "why" may be an error's text): a
+# Of those, the fields the prover always fills with a Statement (a reason's "why" may be an error's text): a
 # reading that puts other text there is not the phrase's ("formula: layout ..." is no "{part}: {why}")
-ALWAYS_PHRASES = frozenset({"claim", "part", "what"})
+ALWAYS_STATEMENTS = frozenset({"claim", "part", "what"})
 # Fields whose text is one of a few names
 CHOICE_FIELDS = {"backend": frozenset({"Z3", "ISL"})}
+# Text a field never holds: one back-end's note never contains the next one's (exact.decide joins them with BOTH)
+REFUSED_IN = {"detail": ("; ISL: ", "; Z3: ")}
 READINGS = 64   # the most ways one pattern may split one text (a text with many ": " has many)
-# What a field costs a reading: more than the two characters of a "{part}: {why}" split, so that a
-# reading does not win by splitting text into more phrases than it has
-FIELD_COST = 3
+# What a field costs a reading: of two readings that explain as many literal characters, the one with
+# fewer fields (fewer pieces of text left unexplained) wins
+FIELD_COST = 1
 # Reading is a search over splits, nested up to 8 deep: on hostile text (a derivation file is untrusted;
 # ": " * 2000 has many splits at every depth) it grows faster than the text.  A text longer than
 # MAX_PHRASE_TEXT, or one whose reading takes more than PHRASE_WORK steps (splits tried and patterns
@@ -561,8 +563,10 @@ def _number(text: str) -> bool:
 def _fits(field: str, text: str, depth: int = 0) -> bool:
     if field in NUMBER_FIELDS:
         return _number(text)
-    if field in ALWAYS_PHRASES:
-        return depth < 8 and _best(text, PHRASE_KINDS, depth + 1) is not None
+    if field in ALWAYS_STATEMENTS:
+        return depth < 8 and _best(text, (Statement,), depth + 1) is not None
+    if field in REFUSED_IN and any(r in text for r in REFUSED_IN[field]):
+        return False
     return text in CHOICE_FIELDS[field] if field in CHOICE_FIELDS else True
 
 
@@ -616,7 +620,7 @@ def _argument(field: str, text: str, depth: int):
     if m and int(m.group(1)) >= 10:
         return Count(1 << int(m.group(1)))
     if field in PHRASE_FIELDS and depth < 8:
-        return read_phrase(text, PHRASE_KINDS, depth + 1)
+        return read_phrase(text, (Statement,) if field in ALWAYS_STATEMENTS else PHRASE_KINDS, depth + 1)
     return text
 
 
@@ -657,7 +661,7 @@ def _best(text: str, kinds: tuple, depth: int):
             for k, v in split.items():
                 args[k] = _argument(k, v, depth)
                 if isinstance(args[k], Phrase):
-                    score += _best(v, PHRASE_KINDS, depth + 1)[1]
+                    score += _best(v, (Statement,) if k in ALWAYS_STATEMENTS else PHRASE_KINDS, depth + 1)[1]
             p = Phrase(member, **args)
             if p != text:   # a number that reads back differently ("007") stays text
                 p, score = Phrase(member, **split), literal - FIELD_COST * len(split)

@@ -352,3 +352,27 @@ def test_a_failing_part_of_a_contract_reads_back_as_that_part_and_its_reason():
     assert p.reason.args["part"].kind is Statement.TILE_PART
     back = _roundtrip(p)
     assert back.reason.kind is Reason.PART_FAILS and back.reason.args == p.reason.args
+
+
+def test_every_phrase_reads_back_as_itself_from_its_text():
+    # each member filled with typical arguments: numbers, a claim where a claim belongs, a nested reason,
+    # a back-end's name, a label
+    import string
+    from symcute.symbolic import vocabulary as V
+
+    def sample(field, k):
+        if field in V.NUMBER_FIELDS:
+            return 7 + k
+        if field in V.ALWAYS_STATEMENTS:
+            return Phrase(Statement.INJECTIVE, a="(4,2):(1,4)", n=8)
+        if field in V.CHOICE_FIELDS:
+            return sorted(V.CHOICE_FIELDS[field])[0]
+        if field in V.PHRASE_FIELDS:
+            return Phrase(Reason.NOT_HIT, y=3)
+        return f"t{k}"
+    for kind in PHRASE_KINDS:
+        for m in kind:
+            fields = list(dict.fromkeys(f for _, f, _, _ in string.Formatter().parse(m.value) if f is not None))
+            p = Phrase(m, **{f: sample(f, k) for k, f in enumerate(fields)})
+            r = read_phrase(str(p), (kind,))
+            assert isinstance(r, Phrase) and r.kind is m and r.args == p.args, (m, str(p))
