@@ -426,6 +426,16 @@ def _eval(node, env: dict, depth: int, budget: _Budget):
             values = [ev(a) for a in args] + [ev(a) for a in targs]
             if any(_parametric(v) for v in values):
                 return param_functions.call(name, values)
+        if fn is None and not args and not keywords and (name in _VALUE_TEMPLATES or REGISTRY.is_type_name(name)
+                                                         or REGISTRY.function(name + "{}") is not None):
+            # C++ value-initialisation: Swizzle<3,3,3>() and SM80_16x8x16_F16F16F16F16_TN() are the values
+            # Swizzle<3,3,3>{} and SM80_16x8x16_F16F16F16F16_TN{}
+            return _cpp_value(name, [ev(a) for a in targs], pos)
+        if fn is None and name in _VALUE_TEMPLATES:
+            raise ParseError(f"{name!r} at position {pos} is a C++ value, written {name}<...>{{}} "
+                             f"(template arguments in <>, then {{}}), not called with ()")
+        if fn is None and REGISTRY.function(name + "{}") is not None:
+            raise ParseError(f"{name!r} at position {pos} is a C++ value, written {name}{{}}, not called with ()")
         if fn is None:
             raise ParseError(f"unknown function {name!r} at position {pos}{REGISTRY.suggest(name, env)}")
         for a in list(args) + list(keywords.values()):

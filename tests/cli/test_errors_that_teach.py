@@ -36,6 +36,10 @@ CASES = [  # (argv, text the one line must hold)
     (["calc", "make_tiled_mma(MMA_Atom<MMA_Atom<SM80_16x8x16_F16F16F16F16_TN>>{}, (2,2,1))"], "not an atom"),
     (["calc", "Copy_Atom<Copy_Atom<SM75_U32x4_LDSM_N, half_t>, half_t>{}"], "not an atom"),
     (["calc", "Foo<4>{}"], "unknown name 'Foo' at position 0"),
+    # a C++ value called with arguments: Swizzle<B,M,S> takes its integers as template arguments
+    (["calc", "Swizzle(3,3,3)"], "'Swizzle' at position 0 is a C++ value, written Swizzle<...>{} (template arguments"),
+    (["calc", "composition(SM80_16x8x16_F16F16F16F16_TN(1), 8:1)"],
+     "'SM80_16x8x16_F16F16F16F16_TN' at position 12 is a C++ value, written SM80_16x8x16_F16F16F16F16_TN{}"),
     (["calc", "size(Foo<4>{})"], "unknown name 'Foo' at position 5"),
 ]
 
@@ -60,6 +64,17 @@ def test_gmma_smem_atom_is_a_value_or_an_error_never_the_name(cli):
         assert code == 2 and err.count("\n") == 1 and "GMMA::Layout_K_SW128_Atom" in err
 
 
+def test_value_initialisation_is_the_braced_value(cli):
+    """``Swizzle<3,3,3>()`` and ``SM80_..._TN()`` are C++ values as ``Swizzle<3,3,3>{}`` and ``SM80_..._TN{}`` are."""
+    for paren, brace in (("composition(Swizzle<3,3,3>(), 8:1)", "composition(Swizzle<3,3,3>{}, 8:1)"),
+                         ("size(Layout<Shape<_4,_8>>())", "size(Layout<Shape<_4,_8>>{})"),
+                         ("SM80_16x8x16_F16F16F16F16_TN()", "SM80_16x8x16_F16F16F16F16_TN{}")):
+        got, want = tuple(cli(["calc", paren])), tuple(cli(["calc", brace]))
+        assert got[0] == 0 and got == want, (paren, got, want)
+    code, _, err = cli(["calc", "Swizzle()"])
+    assert code == 2 and "Swizzle takes three integers <B,M,S>, got 0" in err
+
+
 def test_free_identifiers_still_name_sub_axes(cli):
     code, out, _ = cli(["calc", "formula(L, (m, n))", "--let", f"L={L}"])
     assert code == 0
@@ -78,11 +93,15 @@ def test_cute_refuses_the_same_spellings():
         "mma_nested": "print(MMA_Atom<MMA_Atom<SM80_16x8x16_F16F16F16F16_TN>>{});",
         "copy_nested": "print(Copy_Atom<Copy_Atom<SM75_U32x4_LDSM_N, half_t>, half_t>{});",
         "type_as_value": "print(size(Layout<Shape<_4,_8>, Stride<_8,_1>>));",
+        "swizzle_call": "print(Swizzle(3,3,3));",
+        "value_init": "print(composition(Swizzle<3,3,3>(), Layout<_8,_1>()));",
         "control": "print(Int<4>{});",
     }
     results = oracle.run(bodies, preamble="#include <cute/atom/mma_atom.hpp>\n#include <cute/atom/copy_atom.hpp>\n"
                                           "#include <cute/arch/mma_sm80.hpp>\n#include <cute/atom/mma_traits_sm80.hpp>\n"
                                           "#include <cute/atom/copy_traits_sm75.hpp>\nusing namespace cute;\n")
     assert results.pop("control").output == "4"  # the program itself compiles: each refusal is the case's
+    # C++ value-initialisation, T<...>() as T<...>{}, compiles (and symcute reads it the same way)
+    assert results.pop("value_init").ok
     accepted = {k: r.output for k, r in results.items() if r.ok}
     assert not accepted, f"CuTe accepted: {accepted}"
