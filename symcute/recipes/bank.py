@@ -130,10 +130,13 @@ def _address(d, tc, tv, names, layout, res) -> None:
     from .. import symbolic as sym
     base, unit = _base(layout)
     formula_text, bank_rows, note = None, [], None
+    # the TV layout's values index the copy's tile (colexicographic over Tiler_MN), not the smem layout:
+    # embed the tile's index as the smem tile's index of the same coordinate (as memory.copy does per lane)
+    embed = _tile_embedding(tc.tiler_mn, layout)
     if base is not None:
         try:
             with d.paused():
-                comp = composition(base, tv)
+                comp = composition(composition(base, embed), tv)
                 f = sym.formula(comp, names)
             formula_text = str(f)
         except SymcuteError as e:
@@ -142,7 +145,7 @@ def _address(d, tc, tv, names, layout, res) -> None:
         if unit is not SwizzleUnit.ELEMENTS:
             raise _NoBankBits(BankReason.BITS_OF_BYTE_SWIZZLE)
         from ..symbolic.bits import bit_layout
-        b = bit_layout(tv, names).then(layout)
+        b = bit_layout(tv, names).then(embed).then(layout)
         shift = {8: 3, 16: 4, 32: 5, 64: 6, 128: 7}.get(res.value_bits)
         # element offset bit i is byte bit i + log2(bytes); the bank is byte bits 2..6
         lg = (res.value_bits // 8).bit_length() - 1 if res.value_bits >= 8 else None
@@ -161,6 +164,18 @@ def _address(d, tc, tv, names, layout, res) -> None:
         formula=formula_text, swizzle=str(layout.outer) if isinstance(layout, ComposedLayout) else None,
         swizzle_unit=unit, bank_bits=tuple(bank_rows), note=note,
         bytes_per_value=res.value_bits // 8 if res.value_bits >= 8 else None))
+
+
+def _tile_embedding(tiler, smem) -> Layout:
+    """The copy tile's index -> the smem tile's index of the same coordinate: ``Tiler_MN`` with the smem shape's
+    column-major strides (the identity when the two shapes are equal)."""
+    tile = it.flatten_to_tuple(tiler)
+    sshape = it.product_each(smem.shape)
+    strides, s = [], 1
+    for n in sshape[:len(tile)]:
+        strides.append(s)
+        s *= n
+    return Layout(tuple(tile), tuple(strides))
 
 
 class _NoBankBits(Exception):
