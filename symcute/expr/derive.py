@@ -204,3 +204,16 @@ def _step_check(d: Derivation, step, k: int, args: dict, f) -> None:
             return
     rid = {"right_inverse": "prove_right_inverse", "left_inverse": "prove_left_inverse"}.get(claim, "prove_equal")
     add_proof(d, rid, p, {"result": d.ref(step.output)}, lab, claim, n, step=k)
+
+
+def _rederive(config: dict) -> Derivation:
+    """``derive expr`` made again from a document's configuration (its lets and names are the texts it wrote)."""
+    return derive_expr(config["expression"], config["lets"], config["names"])
+
+
+def _register() -> None:
+    from ..recipes.rederive import register
+    register("expr", _rederive)
+
+
+_register()

@@ -60,3 +60,13 @@ def __getattr__(name: str):
 
 def __dir__():
     return sorted(set(globals()) | set(_LAZY))
+
+
+def _register_rederivation() -> None:
+    # a derivation read from JSON that names a recipe is derived again and compared (trace.recheck)
+    from ..trace.recheck import register_rederivation
+    from .rederive import rederive
+    register_rederivation(rederive)
+
+
+_register_rederivation()

@@ -75,7 +75,8 @@ def derive_bank(mma=BANK_SEED["mma"], atom_layout=BANK_SEED["atom_layout"], oper
     d = Derivation(f"Bank conflicts of {copy_atom} for {operand} of {mma} over {smem}", recipe="bank",
                    mma=str(mma), atom_layout=list(_atom_layout(atom_layout)), operand=str(operand).upper(),
                    copy_atom=str(copy_atom), value_type=str(value_type), smem=str(smem),
-                   permutations=_jsonable(permutations) if permutations else None)
+                   permutations=_jsonable(permutations) if permutations else None,
+                   side=None if side is None else str(side))   # the whole call: a reader derives it again
     with d:
         tiled, tc = build_copy(mma, atom_layout, operand, copy_atom, value_type, permutations)
         d.label(tc, "tiled_copy")

@@ -48,7 +48,7 @@ def derive_swizzle(layout="Sw<3,4,3> o 0 o (8,64):(64,1)", names=None, element_b
         raise SymcuteError(f"derive_swizzle: element_bits must be 8, 16, 32 or 64, got {element_bits}")
     f = sym.formula(L, names)
     d = Derivation(f"The swizzled tile {L}", recipe="swizzle", layout=str(L), names=list(f.domain.leaf_labels),
-                   element_bits=element_bits)
+                   element_bits=element_bits, column=column)   # the whole call: a reader derives it again
     plain = sym.formula(L.inner, names)
     add_table(d, "swizzle_formula", **SwizzleFormula(
         layout=str(L), inner=str(L.inner), swizzle=str(L.outer), text=str(f), latex=f.latex(), plain_text=str(plain),

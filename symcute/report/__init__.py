@@ -38,6 +38,7 @@ def markdown(derivation, lang: str = "en") -> str:
         from .bank import render
     else:
         from .generic import render
+    _rederive_on_render(derivation)
     try:
         text = render(View(derivation), t)
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
@@ -59,8 +60,28 @@ def recheck_note(derivation, lang: str = "en") -> str:
     if not getattr(derivation, "imported", False) or not checked:
         return ""
     from .. import markup
+    if checked.get("rederived"):
+        return "\n" + t("recheck_rederived", steps=checked["rederived"], values=checked["values"],
+                         formulas=checked["formulas"], verdicts=checked["verdicts"]) + "\n"
     rules = sorted({rule for _, rule, _ in checked["not_rechecked"]})
     note = t("recheck_note", values=checked["values"], formulas=checked["formulas"], verdicts=checked["verdicts"])
     if rules:
         note += " " + t("recheck_missing", rules=", ".join(markup.code(r) for r in rules))
     return "\n" + note + "\n"
+
+
+def _rederive_on_render(derivation) -> None:
+    """An imported derivation of a recipe that was not loaded when it was read is derived again now.
+
+    ``Derivation.from_json`` re-derives a recipe's document when its recipe is
+    loaded (``trace.recheck``); rendering loads the recipes, so a document read
+    before they were is compared here, before anything of it is printed.
+    """
+    checked = getattr(derivation, "rechecked", None)
+    if not getattr(derivation, "imported", False) or not isinstance(checked, dict) or checked.get("rederived"):
+        return
+    from .. import recipes  # noqa: F401  (registers the recipes' re-derivation)
+    from ..trace.recheck import rederive_and_compare
+    again = rederive_and_compare(derivation, "derivation JSON")
+    if again is not None:
+        derivation.rechecked = again

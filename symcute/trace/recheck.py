@@ -77,9 +77,36 @@ def _call_args(fn, inputs: dict):
     return args, kwargs
 
 
+# How a derivation that names a recipe is made again from its configuration: filled by the recipes
+# layer when it loads (``recipes.rederive``), since this layer is below the recipes it would call.
+_REDERIVERS: list = []
+
+
+def register_rederivation(rederive) -> None:
+    """``rederive(config)`` gives the derivation a recipe makes from ``config``, or ``None`` for none it knows."""
+    if rederive not in _REDERIVERS:
+        _REDERIVERS.append(rederive)
+
+
+def rederivation(config: dict):
+    """The derivation made again from ``config`` by a registered recipe, or ``None`` (no recipe, or not loaded)."""
+    for rederive in _REDERIVERS:
+        again = rederive(config)
+        if again is not None:
+            return again
+    return None
+
+
 def recheck(d, source: str = "derivation JSON") -> dict:
-    """Re-check the imported derivation ``d`` in place; the counts and the list of what was not re-checked."""
-    report = {"values": 0, "formulas": 0, "verdicts": 0, "not_rechecked": []}
+    """Re-check the imported derivation ``d`` in place; the counts and the list of what was not re-checked.
+
+    A derivation whose configuration names a recipe this process has loaded is
+    derived again and must be the same document (:func:`rederive_and_compare`):
+    everything it prints is then re-checked, ``rederived`` says how many steps.
+    Each step is first re-checked alone (:func:`check_step`); without a loaded
+    recipe ``not_rechecked`` lists the steps that could not be.
+    """
+    report = {"values": 0, "formulas": 0, "verdicts": 0, "not_rechecked": [], "rederived": 0}
     for step in d.steps(structural=True):
         inputs = {name: d.graph.nodes[node].get("obj") for name, node in step.inputs.items()}
         fn = operation(step.rule, inputs)
@@ -91,7 +118,68 @@ def recheck(d, source: str = "derivation JSON") -> dict:
             report[kind] += 1
         else:
             report["not_rechecked"].append((step.node, step.rule, kind))
-    return report
+    # step by step first (its messages name the step and core's value), then the whole document
+    return rederive_and_compare(d, source) or report
+
+
+def rederive_and_compare(d, source: str):
+    """Derive ``d``'s recipe again from its configuration and require the same document, node for node.
+
+    ``None`` when ``d`` names no recipe a loaded layer can derive; else the
+    counts of what was re-checked (every step, value, formula and verdict).
+    A difference is a SymcuteError naming the first node and attribute that
+    differ: a tampered document (or one written by another symcute version:
+    derive it again) is refused, never rendered.
+    """
+    from .export import to_document
+    if not isinstance(d.config.get("recipe"), str):
+        return None
+    try:
+        again = rederivation(d.config)
+    except SymcuteError as e:
+        raise SymcuteError(f"{source}: the document's configuration cannot be derived again: {e}") from None
+    if again is None:
+        return None
+    mine, theirs = to_document(d), to_document(again)
+    _same_document(theirs, mine, source)
+    steps = [n for n in mine["nodes"] if n["role"] == "step"]
+    return {"values": sum(1 for n in mine["nodes"] if n["role"] == "value"),
+            "formulas": sum(1 for n in steps if n["rule"] == "formula"),
+            "verdicts": sum(1 for n in steps if "claim" in n.get("details", {})),
+            "not_rechecked": [], "rederived": len(steps)}
+
+
+def _same_document(expected: dict, got: dict, source: str) -> None:
+    """A SymcuteError naming the first difference between the re-derived document and the file's."""
+    if expected["graph"] != got["graph"]:
+        keys = sorted(k for k in set(expected["graph"]) | set(got["graph"])
+                      if expected["graph"].get(k) != got["graph"].get(k))
+        raise SymcuteError(f"{source}: the derivation's {', '.join(keys)} differ from what its recipe derives")
+    want = {n["id"]: n for n in expected["nodes"]}
+    have = {n["id"]: n for n in got["nodes"]}
+    for node in sorted(set(want) | set(have), key=lambda n: (want.get(n) or have[n])["order"]):
+        if node not in have:
+            raise SymcuteError(f"{source}: node {node} ({_what(want[node])}) is missing: its recipe derives it")
+        if node not in want:
+            raise SymcuteError(f"{source}: node {node} ({_what(have[node])}) is not one its recipe derives")
+        a, b = want[node], have[node]
+        if a != b:
+            key = sorted(k for k in set(a) | set(b) if a.get(k) != b.get(k))[0]
+            raise SymcuteError(f"{source}: node {node} ({_what(a)}): its {key} is not what its recipe derives "
+                               f"(the file: {_bounded(b.get(key))}; derived again: {_bounded(a.get(key))})")
+    edges = lambda doc: sorted((e["source"], e["target"], e.get("arg")) for e in doc["edges"])  # noqa: E731
+    if edges(expected) != edges(got):
+        diff = sorted(set(edges(expected)) ^ set(edges(got)))[0]
+        raise SymcuteError(f"{source}: the edge {diff[0]} -> {diff[1]} differs from what its recipe derives")
+
+
+def _what(node: dict) -> str:
+    return f"step {node['rule']}" if node.get("role") == "step" else f"value {node.get('label') or node.get('kind')}"
+
+
+def _bounded(x, limit: int = 160) -> str:
+    text = json.dumps(x, sort_keys=True) if not isinstance(x, str) else x
+    return text if len(text) <= limit else text[:limit] + "..."
 
 
 def replay(d) -> dict:

@@ -55,8 +55,12 @@ def test_an_integer_of_5000_digits_anywhere_is_refused(doc):
 def test_config_keys_are_data_not_arguments(doc, key):
     # was: TypeError (config passed as **kwargs to Derivation.__init__)
     doc["graph"]["config"][key] = "x"
-    d = Derivation.from_json(json.dumps(doc))
-    assert d.config[key] == "x"
+    # read as data (no TypeError); an expr document whose configuration is not the recipe's own is then
+    # refused by its re-derivation (issue 23: a tampered configuration)
+    with pytest.raises(SymcuteError, match=r"the derivation's config differ from what its recipe derives"):
+        Derivation.from_json(json.dumps(doc))
+    doc["graph"]["config"]["recipe"] = "hand-made"   # no recipe: read, the key kept as data
+    assert Derivation.from_json(json.dumps(doc)).config[key] == "x"
 
 
 def test_a_node_id_of_5000_digits_is_refused_by_the_schema(doc):
@@ -85,6 +89,11 @@ def test_an_edited_verdict_is_refused(doc):
 
 
 def test_a_read_back_report_says_what_was_rechecked(doc):
+    text = markdown(Derivation.from_json(json.dumps(doc)))
+    # a recipe's document is derived again: every step of it, the table included, is re-checked
+    assert "Re-checked when read from JSON: derived again from its configuration, its 4 steps equal" in text
+    assert "Not re-checked" not in text
+    doc["graph"]["config"]["recipe"] = "hand-made"   # no recipe derives it: step by step, the rest said
     text = markdown(Derivation.from_json(json.dumps(doc)))
     assert "Re-checked when read from JSON: 1 values recomputed" in text
     assert "Not re-checked (shown as the file states them): the steps `table`" in text

@@ -4,6 +4,7 @@ TEXT = {
     # --- shared: checks, verdicts, tables -----------------------------------------------------------
     "none": "none",
     "recheck_note": "**Imported.** Re-checked when read from JSON: {values} values recomputed with symcute.core, {formulas} formulas against their layouts, {verdicts} verdicts proved again.",
+    "recheck_rederived": "**Imported.** Re-checked when read from JSON: derived again from its configuration, its {steps} steps equal this symcute's, node for node ({values} values recomputed with symcute.core, {formulas} formulas against their layouts, {verdicts} verdicts proved again; every table, label, certificate and worked example as derived).",
     "recheck_missing": "Not re-checked (shown as the file states them): the steps {rules}.",
     "check_line": "**Check.** {claim}: **{verdict}** ({method}).",
     "verdict_proved": "proved",

@@ -4,6 +4,7 @@ TEXT = {
     # --- 通用：检查、结论、表格 ---------------------------------------------------------------------------
     "none": "无",
     "recheck_note": "**导入。** 读取 JSON 时已复核：{values} 个值由 symcute.core 重新计算，{formulas} 个公式与其布局核对，{verdicts} 个结论重新证明。",
+    "recheck_rederived": "**导入。** 读取 JSON 时已复核：按其配置重新推导，{steps} 个步骤与本 symcute 逐节点一致（{values} 个值由 symcute.core 重新计算，{formulas} 个公式与其布局核对，{verdicts} 个结论重新证明；每个表、标签、证书与算例均与推导所得一致）。",
     "recheck_missing": "未复核（按文件所写显示）：步骤 {rules}。",
     "check_line": "**检查。** {claim}：**{verdict}**（{method}）。",
     "verdict_proved": "已证明",
