@@ -441,12 +441,19 @@ def make_layout(*args) -> Layout:
     if len(args) == 1:
         return Layout(args[0])
     if len(args) == 2:
-        if args[1] == "LayoutRight":
+        major = MAJOR_TAGS.get(args[1]) if isinstance(args[1], str) else None
+        if major == "LayoutRight":
             return Layout(args[0], it.compact_row_major(_normalize(args[0], "shape")))
-        if args[1] == "LayoutLeft":
+        if major == "LayoutLeft":
             return Layout(args[0])
         return Layout(args[0], args[1])
     raise LayoutError("make_layout takes a shape, a shape and a stride, or layouts")
+
+
+# CuTe's major-ness tags and their aliases (stride.hpp: ``using GenColMajor = LayoutLeft``, ``GenRowMajor =
+# LayoutRight``; CUTLASS's own examples spell them both ways)
+MAJOR_TAGS = {"LayoutLeft": "LayoutLeft", "GenColMajor": "LayoutLeft",
+              "LayoutRight": "LayoutRight", "GenRowMajor": "LayoutRight"}
 
 
 @traced("make_ordered_layout", leaf=True)

@@ -11,7 +11,7 @@ from . import int_tuple as it
 from .complement import complement
 from .composition import composition
 from .dispatch import operation
-from .layout import Layout, make_layout, make_ordered_layout, slice_, append, cosize, zip_layouts
+from .layout import MAJOR_TAGS, Layout, make_layout, make_ordered_layout, slice_, append, cosize, zip_layouts
 from .tiler import by_mode, tile_unzip
 from .divide import _repeat, _unpack_rest
 
@@ -100,9 +100,10 @@ def tile_to_shape(block: Layout, trg_shape, ord_shape=None) -> Layout:
         raise LayoutError(
             f"tile_to_shape: block shape does not divide the target shape ({block} into {trg_shape}).")
     product_shape = it.ceil_div(target_shape, block_shape)
-    if ord_shape is None or ord_shape == "LayoutLeft":
+    major = MAJOR_TAGS.get(ord_shape) if isinstance(ord_shape, str) else None
+    if ord_shape is None or major == "LayoutLeft":
         order = Layout(product_shape)
-    elif ord_shape == "LayoutRight":
+    elif major == "LayoutRight":
         order = make_layout(product_shape, "LayoutRight")
     else:
         order = make_ordered_layout(product_shape, ord_shape)

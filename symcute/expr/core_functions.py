@@ -188,4 +188,4 @@ _VALUE_TYPES = frozenset(known_types()) | {"complex"}
 # the value types (sizeof_bits), the templates of C++ values, and make_layout's major-ness tags
 REGISTRY.register_type_names(
     _VALUE_TYPES | {"Shape", "Stride", "Step", "Coord", "Tile", "tuple", "Int", "C", "Layout", "Swizzle",
-                    "Underscore", "LayoutLeft", "LayoutRight"}, test=_value_type)
+                    "Underscore", "LayoutLeft", "LayoutRight", "GenColMajor", "GenRowMajor"}, test=_value_type)

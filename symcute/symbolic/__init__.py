@@ -33,6 +33,17 @@ from .vocabulary import Method, Verdict
 from .isl_backend import to_isl
 from .z3_backend import to_z3
 
+
+
+def __getattr__(name):
+    # sym.contract(op, *args): CuTe's result checked against its contract (contracts.py loads the checks of
+    # every operation, so it is imported on first use, not with the package)
+    if name == "contract":
+        from .contracts import contract
+        return contract
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 # Re-exported as symcute.<name>; the operations keep CuTe's names here only
 # (symcute.right_inverse is core's, on Layouts).
 __all__ = [

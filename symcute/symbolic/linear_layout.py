@@ -135,8 +135,11 @@ def from_linear_layout(bases, out_dims=None):
     ``bases``: ``{in_dim: [basis, ...]}`` or a list of ``(in_dim, [basis, ...])``; a basis is an int or a
     list of ints (one per output dimension); ``out_dims``: ``[(name, size)]`` (a multi-dimensional output is
     flattened column-major, as CuTe indexes a tile).  Input dimension ``k`` becomes mode ``k``.
+    A :class:`LinearLayout` (what :func:`to_linear_layout` returns) gives its own bases and output dimensions.
     @post from_linear_layout(to_linear_layout(L)) evaluates equal to L
     """
+    if isinstance(bases, LinearLayout):
+        bases, out_dims = bases.bases, out_dims if out_dims is not None else bases.out_dims
     items = list(bases.items()) if isinstance(bases, dict) else [tuple(x) for x in bases]
     sizes = [int(s) for _, s in out_dims] if out_dims else None
     offsets = []

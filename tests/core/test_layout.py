@@ -212,3 +212,14 @@ def test_open_budget_count_follows_every_limited_context():
     with budget.limited(work=10**6) as b:
         Layout._make((4, 4), (1, 4))
         assert b.used > 0
+
+
+def test_cute_aliases_of_the_major_tags():
+    # stride.hpp: using GenColMajor = LayoutLeft; using GenRowMajor = LayoutRight (CUTLASS #1882 spells them so)
+    from symcute.core import tile_to_shape
+    from symcute.expr import evaluate
+    assert str(make_layout((4, 2), "GenRowMajor")) == str(make_layout((4, 2), "LayoutRight")) == "(4,2):(2,1)"
+    assert str(make_layout((4, 2), "GenColMajor")) == "(4,2):(1,4)"
+    assert str(evaluate("make_layout((4,8), GenRowMajor{})")) == "(4,8):(8,1)"
+    assert tile_to_shape(Layout((2, 2), (2, 1)), (4, 8), "GenRowMajor") == \
+        tile_to_shape(Layout((2, 2), (2, 1)), (4, 8), "LayoutRight")

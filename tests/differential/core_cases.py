@@ -259,6 +259,17 @@ def gen(op: str, rng: random.Random, i: int) -> Case:
         return _case(op, i, f"make_ordered_layout({show(s)}, {show(order)})",
                      f"make_ordered_layout({cpp_shape(s)}, {cpp_shape(order)})",
                      lambda: sc.make_ordered_layout(s, order))
+    if op == "make_layout_major":   # CuTe's major-ness tags and their aliases GenColMajor/GenRowMajor
+        s = rand_shape(rng, 3, 1)
+        tag = rng.choice(["LayoutLeft", "LayoutRight", "GenColMajor", "GenRowMajor"])
+        if rng.random() < 0.5:
+            return _case(op, i, f"make_layout({show(s)}, {tag}{{}})", f"make_layout({cpp_shape(s)}, cute::{tag}{{}})",
+                         lambda: sc.make_layout(s, tag))
+        A = rand_layout(rng, max_rank=2, depth=1, kind="compact")
+        trg = tuple(_leaf_size(x) * rng.choice([1, 2, 4, 3]) for x in _modes(A.shape))
+        return _case(op, i, f"tile_to_shape({A}, {show(trg)}, {tag}{{}})",
+                     f"tile_to_shape({cpp_value(str(A))}, {cpp_shape(trg)}, cute::{tag}{{}})",
+                     lambda: sc.tile_to_shape(A, trg, tag))
     if op == "make_layout_like":
         return _case(op, i, f"make_layout_like({L})", f"make_layout_like({c})",
                      lambda: sc.make_layout_like(L))
@@ -315,7 +326,7 @@ OPS = [
     "with_shape", "upcast", "downcast", "recast_layout", "logical_divide", "zipped_divide", "tiled_divide",
     "flat_divide", "logical_product", "zipped_product", "tiled_product", "flat_product", "blocked_product",
     "raked_product", "tile_to_shape", "max_common_layout", "max_common_vector", "nullspace",
-    "make_ordered_layout", "make_layout_like", "evaluate", "evaluate_basis", "cosize",
+    "make_ordered_layout", "make_layout_major", "make_layout_like", "evaluate", "evaluate_basis", "cosize",
     "get_hier_coord", "get_flat_coord", "get_1d_coord", "make_layout_like_basis",
 ]
 

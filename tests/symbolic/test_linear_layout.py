@@ -118,3 +118,20 @@ def test_against_triton_linear_layout():
     for t in range(32):
         for v in range(4):
             assert both.apply({"register": v, "lane": t, "warp": 0}) == {"offset": smem(tv(t, v))}
+
+
+def test_from_linear_layout_takes_what_to_linear_layout_returns():
+    # the docstring's round trip, written as it reads (the LinearLayout itself, not its .bases)
+    from symcute import ComposedLayout, Layout, Swizzle
+    for L in (Layout.parse("(4,8):(8,1)"), Layout.parse("(8,8):(1,8)"),
+              ComposedLayout(Swizzle(3, 3, 3), 0, Layout.parse("(8,64):(64,1)"))):
+        back = sym.from_linear_layout(sym.to_linear_layout(L))
+        assert [back(i) for i in range(L.size())] == [L(i) for i in range(L.size())]
+
+
+def test_contract_is_reached_as_the_docs_write_it():
+    from symcute import Layout
+    p = sym.contract("right_inverse", Layout.parse("(4,8):(8,1)"))
+    assert p.verdict is sym.Verdict.PROVED and "L(R(i)) == i" in str(p)
+    with pytest.raises(AttributeError):
+        sym.no_such_name
