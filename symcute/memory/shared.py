@@ -177,8 +177,17 @@ def max_vector(bits: np.ndarray, value_bits: int, limit_bits: int = model.MAX_SH
                limit_reason: str = "") -> VectorWidth:
     """The widest power-of-two group of consecutive values every thread finds contiguous and aligned.
 
-    ``bits[t, v]``: bit addresses.  Exact: every thread and every group is checked.
+    ``bits[t, v]``: bit addresses (a 2-D integer array, as :func:`shared_access` computes them from a TV
+    layout and a smem layout: ``shared_access(tv, smem, value_bits).vector`` answers the same question from
+    layouts).  Exact: every thread and every group is checked.
+    @raises LayoutError naming the argument that is not of that kind
     """
+    if not (isinstance(bits, np.ndarray) and bits.ndim == 2 and np.issubdtype(bits.dtype, np.integer)):
+        raise LayoutError(f"max_vector: bits must be a 2-D integer array of bit addresses [thread, value], got "
+                          f"{_short(bits)} (from layouts: shared_access(tv_layout, smem_layout, value_bits).vector)")
+    for name, x in (("value_bits", value_bits), ("limit_bits", limit_bits)):
+        if isinstance(x, bool) or not isinstance(x, (int, np.integer)) or x <= 0:
+            raise LayoutError(f"max_vector: {name} must be a positive integer, got {_short(x)}")
     nt, nv = bits.shape
     n = 1
     while True:
@@ -207,6 +216,11 @@ def max_vector(bits: np.ndarray, value_bits: int, limit_bits: int = model.MAX_SH
                                f"thread {t}'s values {j * m}..{j * m + m - 1} start at byte "
                                f"{int(g[t, j, 0]) // 8}, not a multiple of {m * value_bits // 8} bytes", t, j * m)
         n = m
+
+
+def _short(x) -> str:
+    text = repr(x)
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
 def _lane_axes(thread: int, lane: int, names: tuple, shape: tuple, byte: int) -> LaneAxes:

@@ -190,3 +190,16 @@ def test_a_note_prints_its_text_and_carries_its_key():
     assert [n.key for n in res.notes] == [NoteKey.STORE_STREAM, NoteKey.STORE_CONCURRENT]
     assert all(isinstance(n, Note) and str(n) == n.text for n in res.notes)
     assert str(res.notes[0]).startswith("store stream: every second 512-byte")
+
+
+def test_max_vector_refuses_layouts_with_a_symcute_error():
+    # docs/errors.md promises no bare TypeError: a user passing layouts is pointed at shared_access
+    import numpy as np
+    from symcute.memory import max_vector
+    tv = Layout((32, 8), (8, 1))
+    with pytest.raises(LayoutError, match="shared_access"):
+        max_vector(tv, "Sw<3,3,3> o 0 o (32,64):(64,1)", 16)
+    bits = np.arange(32 * 8, dtype=np.int64).reshape(32, 8) * 16
+    with pytest.raises(LayoutError, match="value_bits must be a positive integer"):
+        max_vector(bits, "16")
+    assert max_vector(bits, 16).values == shared_access(tv, Layout(256), 16).vector.values == 8
