@@ -6,7 +6,9 @@ flattened shape ``s_i``, strides ``d_i`` and prefix products ``W_i``,
 has no ``mod``: CuTe lets it take any overflow), and ``L(q) = -L(-q)`` for
 ``q < 0`` (C++ division truncates).  A swizzle ``Sw<B,M,S>`` xors bit fields:
 each output bit is ``(y + z) mod 2`` of two input bits, again Presburger (bit
-existentials).  ISL (through islpy) decides emptiness, equality, injectivity
+existentials); ``floor(x / 2^k) mod 2`` is bit ``k`` of ``x`` in two's complement,
+so the same text is core's value (C++ ``^``, ``&``, ``>>`` on signed ints) on
+negative offsets too (see :func:`swizzle_pieces` for the one mask that sign-extends).  ISL (through islpy) decides emptiness, equality, injectivity
 and image inclusion of such maps exactly, whatever the sizes (2^40 included),
 and gives a point of every non-empty set: that is where refinement carries,
 floor/mod and swizzles leave the digit argument without an answer
@@ -92,8 +94,15 @@ def _sum(terms) -> str:
     return out or "0"
 
 
-def _swizzle_text(sw, x: str) -> str:
-    """``Sw<B,M,S>(x)`` for ``x >= 0``: ``x`` plus, per Z bit, the change ``((y + z) mod 2) - z``."""
+# Where a swizzle's Y mask has bit 31 set (S > 0 and M + S + B == 32), CuTe's ``int`` mask is negative:
+# ``x & yyy_msk`` keeps every bit of ``x`` from M + S up (sign extension), and the xor then reaches every
+# bit from M + B = 32 - S up.  Not Presburger for all integers; exact on this range (see swizzle_pieces).
+SIGN_EXTENDED_RANGE = (-(1 << 31), 1 << 32)
+
+
+def _swizzle_field(sw, x: str) -> str:
+    """``x`` plus, per Z bit, the change ``((y + z) mod 2) - z``: ``Sw<B,M,S>(x)`` for every integer ``x``
+    when the Y mask is non-negative (``floor`` and ``mod 2`` read two's-complement bits)."""
     ybase = sw.base + max(0, sw.shift)
     zbase = sw.base - min(0, sw.shift)
     parts = [x]
@@ -103,10 +112,27 @@ def _swizzle_text(sw, x: str) -> str:
     return " + ".join(parts)
 
 
+def swizzle_pieces(sw, x: str):
+    """``Sw<B,M,S>(x)`` as ``[(condition or None, value text)]``, pieces whose conditions partition the
+    integers where the text equals core's value (every integer, or ``SIGN_EXTENDED_RANGE``).
+
+    @post for every integer x satisfying a piece's condition, its value is ``sw(x)`` (core)
+    """
+    field = _swizzle_field(sw, x)
+    if sw.yyy_msk >= 0:
+        return [(None, field)]
+    lo, hi = SIGN_EXTENDED_RANGE
+    c = 1 << (sw.base + sw.bits)
+    # x < 0: every bit of x from 32 up is 1, so the xor flips every bit from c up: subtract (2*floor(x/c)+1)*c
+    return [(f"0 <= {x} < {hi}", field),
+            (f"{lo} <= {x} < 0", f"{field} - {2 * c}*floor({x}/{c}) - {c}")]
+
+
 def function_map(term, ctx):
     """``term`` as a single-valued ISL map on the integers where CuTe evaluates it.
 
-    Layouts: every integer (negative ones by C++ truncation); swizzles: ``x >= 0``;
+    Layouts and swizzles: every integer (negative ones by C++ truncation and two's-complement bits; a
+    swizzle whose Y mask holds bit 31: ``SIGN_EXTENDED_RANGE``);
     ``ComposedLayout(A, O, B)``: ``c -> A(O + B(c))``; ``Compose(outer, inner)``: ``outer o inner``.
     """
     isl = _isl()
@@ -120,7 +146,9 @@ def function_map(term, ctx):
         g = _layout_text(term, "(-x)")
         return isl.Map(f"{{ [x] -> [v] : x >= 0 and v = {f}; [x] -> [v] : x < 0 and v = -({g}) }}", context=ctx)
     if isinstance(term, Swizzle):
-        return isl.Map(f"{{ [x] -> [v] : x >= 0 and v = {_swizzle_text(term, 'x')} }}", context=ctx)
+        pieces = "; ".join(f"[x] -> [v] : {cond + ' and ' if cond else ''}v = {value}"
+                           for cond, value in swizzle_pieces(term, "x"))
+        return isl.Map(f"{{ {pieces} }}", context=ctx)
     if isinstance(term, ComposedLayout):
         if type(term.offset) is not int:
             raise NotRepresentable(f"{term}: the offset {term.offset} is not an integer")
@@ -134,6 +162,26 @@ def function_map(term, ctx):
 
 def _box(n: int, ctx, lo: int = 0):
     return _isl().Set(f"{{ [x] : {lo} <= x < {n} }}", context=ctx)
+
+
+def _on(term, n: int, ctx, lo: int = 0):
+    """``term``'s map on ``[lo, n)``; NotRepresentable unless it is defined on every input there (a query over a
+    partial map would silently drop the other inputs)."""
+    box = _box(n, ctx, lo)
+    m = function_map(term, ctx).intersect_domain(box)
+    if not m.domain().is_equal(box):
+        lo_, hi = SIGN_EXTENDED_RANGE
+        raise NotRepresentable(f"{term_name(term)} applies a swizzle with a sign-extended Y mask to an offset "
+                               f"outside [{lo_}, {hi}) (not encoded)")
+    return m
+
+
+def term_name(term) -> str:
+    from .linear import term_text
+    try:
+        return str(term_text(term))
+    except Exception:  # a term the printer does not know: the error text still names its type
+        return type(term).__name__
 
 
 def _context():
@@ -212,11 +260,7 @@ def _guard(fn):
 def equal(lhs, rhs, n: int):
     """``lhs(q) == rhs(q)`` on ``[0, n)``: ``(True, None)`` or ``(False, q)`` with the smallest such ``q``."""
     ctx = _context()
-    box = _box(n, ctx)
-    a = function_map(lhs, ctx).intersect_domain(box)
-    b = function_map(rhs, ctx).intersect_domain(box)
-    if not a.domain().is_equal(box) or not b.domain().is_equal(box):
-        raise NotRepresentable("a side is not defined on the whole domain (a swizzle of a negative offset)")
+    a, b = _on(lhs, n, ctx), _on(rhs, n, ctx)
     diff = a.subtract(b).domain()
     if diff.is_empty():
         return True, None, f"{{ q in [0, {n}) : lhs(q) != rhs(q) }} = {diff} is empty"
@@ -227,7 +271,7 @@ def equal(lhs, rhs, n: int):
 def injective(term, n: int):
     """``term`` injective on ``[0, n)``: ``(True, None)`` or ``(False, (x, y))``, ``x < y``, same value."""
     ctx = _context()
-    m = function_map(term, ctx).intersect_domain(_box(n, ctx))
+    m = _on(term, n, ctx)
     isl = _isl()
     pairs = m.apply_range(m.reverse())
     later = isl.Map("{ [x] -> [y] : y > x }", context=ctx)
@@ -242,7 +286,7 @@ def injective(term, n: int):
 def covers(term, size: int, n: int):
     """Every ``y`` in ``[0, n)`` is ``term(x)`` for some ``x < size``: ``(True, None)`` or ``(False, y)``."""
     ctx = _context()
-    image = function_map(term, ctx).intersect_domain(_box(size, ctx)).range()
+    image = _on(term, size, ctx).range()
     missing = _box(n, ctx).subtract(image)
     if missing.is_empty():
         return True, None, f"[0, {n}) minus the image of [0, {size}) = {missing} is empty"
@@ -253,7 +297,7 @@ def covers(term, size: int, n: int):
 def inside(term, size: int, n: int):
     """Every value of ``term`` on ``[0, size)`` lies in ``[0, n)``: ``(True, None)`` or ``(False, x)``."""
     ctx = _context()
-    m = function_map(term, ctx).intersect_domain(_box(size, ctx))
+    m = _on(term, size, ctx)
     out = m.intersect_range(_box(n, ctx)).domain()
     bad = _box(size, ctx).subtract(out)
     if bad.is_empty():
@@ -264,12 +308,17 @@ def inside(term, size: int, n: int):
 @_guard
 def image_relation(a, na: int, b, nb: int, relation: str, a_from: int = 0):
     """Images of ``a`` on ``[a_from, na)`` and ``b`` on ``[0, nb)``: ``relation`` ``"disjoint"`` or ``"subset"``
-    (a's image inside b's); ``(True, None)`` or ``(False, x)``: an index of ``a`` whose value breaks it."""
+    (a's image inside b's); ``(True, None)`` or ``(False, w)``: for ``"subset"`` an index ``x`` of ``a`` whose
+    value b never takes, for ``"disjoint"`` the pair ``(x, y)`` with ``a(x) == b(y)``."""
     ctx = _context()
-    ma = function_map(a, ctx).intersect_domain(_box(na, ctx, a_from))
-    ib = function_map(b, ctx).intersect_domain(_box(nb, ctx)).range()
+    ma = _on(a, na, ctx, a_from)
+    mb = _on(b, nb, ctx)
+    ib = mb.range()
     if relation == "disjoint":
-        bad = ma.intersect_range(ib).domain()
+        meet = ma.apply_range(mb.reverse()).wrap()
+        if meet.is_empty():
+            return True, None, f"{{ (x, y) : {a_from} <= x < {na}, 0 <= y < {nb}, a(x) == b(y) }} = {meet} is empty"
+        return False, _point(meet), str(meet)
     elif relation == "subset":
         bad = ma.subtract_range(ib).domain()
     else:
@@ -285,9 +334,9 @@ def same_image(L, R, up: int, down: int):
     or ``(False, value, evidence)`` with a value in one image and not the other."""
     isl = _isl()
     ctx = _context()
-    a = function_map(L, ctx).intersect_domain(_box(L.size(), ctx)).range()
+    a = _on(L, L.size(), ctx).range()
     a = a.apply(isl.Map(f"{{ [v] -> [w] : {down}*floor(v/{up}) <= w < {down}*floor(v/{up}) + {down} }}", context=ctx))
-    b = function_map(R, ctx).intersect_domain(_box(R.size(), ctx)).range()
+    b = _on(R, R.size(), ctx).range()
     diff = a.subtract(b).union(b.subtract(a))
     if diff.is_empty():
         return True, None, f"the symmetric difference of the two images, {diff}, is empty"

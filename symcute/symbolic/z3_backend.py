@@ -22,7 +22,7 @@ from ..core import int_tuple as it
 from ..core.layout import Layout
 from ..errors import SymcuteError
 from .formula import Formula
-from .isl_backend import Exhausted, NotRepresentable
+from .isl_backend import SIGN_EXTENDED_RANGE, Exhausted, NotRepresentable
 
 TIMEOUT_MS = 5_000
 
@@ -48,8 +48,9 @@ def _z3():
 class Encoder:
     """Builds Z3 terms for CuTe evaluations, adding each term's digit constraints to ``solver``.
 
-    ``guards``: conditions under which the encoding is CuTe's value (a swizzle is encoded for
-    non-negative offsets only); a query whose guards can fail is not answered.
+    ``guards``: conditions under which the encoding is CuTe's value (a swizzle whose Y mask holds bit 31
+    is encoded on ``SIGN_EXTENDED_RANGE`` only, every other term on all integers); a query whose guards
+    can fail is not answered.
     """
 
     def __init__(self, solver):
@@ -108,7 +109,8 @@ class Encoder:
         return z3.If(v >= 0, r, -r)
 
     def _swizzle(self, sw, v):
-        self.guards.append(v >= 0)
+        # Z3's integer div and mod by a positive constant are floor and non-negative mod: bit k of v in two's
+        # complement, so the field formula is core's value on negative offsets too (isl_backend.swizzle_pieces)
         ybase = sw.base + max(0, sw.shift)
         zbase = sw.base - min(0, sw.shift)
         out = v
@@ -116,6 +118,11 @@ class Encoder:
             y = (v / (1 << (ybase + k))) % 2
             z = (v / (1 << (zbase + k))) % 2
             out = out + (1 << (zbase + k)) * ((y + z) % 2 - z)
+        if sw.yyy_msk < 0:  # the sign-extended Y mask: exact on SIGN_EXTENDED_RANGE only
+            lo, hi = SIGN_EXTENDED_RANGE
+            self.guards.append(self.z3.And(v >= lo, v < hi))
+            c = 1 << (sw.base + sw.bits)
+            out = self.z3.If(v >= 0, out, out - 2 * c * (v / c) - c)
         return out
 
 
@@ -123,7 +130,7 @@ def to_z3(L, q=None):
     """``L`` as a Z3 term of the integer ``q`` (a fresh ``q`` by default) with its side constraints:
     ``(value, q, constraints)``; ``value`` equals core's ``L(q)`` wherever ``constraints`` hold.
 
-    @post for every integer q satisfying the constraints (and, for swizzles, q >= 0), value == L(q)
+    @post for every integer q satisfying the constraints, value == L(q)
     """
     z3 = _z3()
     s = z3.Solver()
@@ -152,7 +159,9 @@ def _decide(s, enc, negation, *witness):
         r = s.check()
         s.pop()
         if r != z3.unsat:
-            raise NotRepresentable("a swizzle may be applied to a negative offset here (not encoded)")
+            lo, hi = SIGN_EXTENDED_RANGE
+            raise NotRepresentable(f"a swizzle with a sign-extended Y mask may be applied to an offset outside "
+                                   f"[{lo}, {hi}) here (not encoded)")
     s.add(negation)
     r = s.check()
     if r == z3.unsat:

@@ -98,3 +98,65 @@ def test_a_right_inverse_with_swapped_strides_is_refuted_at_2_to_the_40():
     p = sym.prove_right_inverse(L, W)
     i = p.counterexample["index"]
     assert p.refuted and L(W(i)) != i
+
+
+# --- swizzles of negative offsets (issue 23: ISL and Z3 encoded a swizzle for x >= 0 only, and ISL's image
+# queries dropped the other inputs silently: false proofs and wrong counterexamples) ---------------------
+
+def _swizzles(rng, k):
+    out = []
+    while len(out) < k:
+        b, m, s = rng.randint(1, 4), rng.randint(0, 6), rng.choice([-1, 1]) * rng.randint(1, 8)
+        if abs(s) >= b:
+            out.append(core.Swizzle(b, m, s))
+    return out + [core.Swizzle(1, 0, 31), core.Swizzle(2, 3, 27), core.Swizzle(3, 0, -29)]  # bit 31 in a mask
+
+
+def test_swizzle_encodings_equal_core_on_negative_and_large_offsets():
+    rng = random.Random(23)
+    for sw in _swizzles(rng, 12):
+        xs = [0, -1, -2, -(1 << 31), (1 << 31) - 1, 1 << 31, (1 << 32) - 1] + \
+             [rng.randrange(-(1 << 31), 1 << 32) for _ in range(6)] + [rng.randrange(-300, 300) for _ in range(6)]
+        got = _isl_values(isl_backend.function_map(sw, isl_backend._context()).intersect_domain(
+            islpy.Set("{ [x] : " + " or ".join(f"x = {x}" for x in xs) + " }")))
+        assert got == {x: sw(x) for x in xs}, sw
+        value, q, constraints = sym.to_z3(sw)
+        for x in xs:
+            s = z3.Solver()
+            s.add(*constraints, q == x)
+            assert s.check() == z3.sat and s.model().eval(value).as_long() == sw(x), (sw, x)
+
+
+def test_a_sign_extended_mask_is_not_encoded_outside_its_range():
+    sw = core.Swizzle(1, 0, 31)   # yyy_msk = int(0x80000000) < 0: x & yyy_msk keeps every bit from 31 up
+    far = core.ComposedLayout(sw, 1 << 32, Layout(8, 1))
+    assert far(0) != (1 << 32)    # core's value: the xor reaches bit 1 from bit 32
+    for backend in (isl_backend, z3_backend):
+        with pytest.raises(isl_backend.NotRepresentable, match="sign-extended"):
+            backend.injective(far, 8)
+
+
+def test_swizzle_of_negative_offsets_reproducers():
+    from symcute.symbolic import claims
+    L = parse_layout("Sw<1,0,1> o 0 o (2,2,2048):(-1,-1,-4)")
+    assert L(1) == L(2) == -2
+    for backend in (isl_backend, z3_backend):
+        holds, pair, _ = backend.injective(L, L.size())
+        assert not holds and L(pair[0]) == L(pair[1]) and pair[0] != pair[1]
+    p = sym.is_injective(L)
+    assert p.refuted and L(p.counterexample["indices"][0]) == L(p.counterexample["indices"][1])
+    T = sym.Compose(Layout(16384, -1), parse_layout("Sw<1,0,1> o 0 o 8192:-1"))
+    assert sym.is_surjective(T, 8192).proved          # T(2) = 1: a bijection onto [0, 8192)
+    assert isl_backend.covers(T, 8192, 8192)[0]
+    a, b = parse_layout("Sw<1,0,1> o 0 o 33554432:-1"), core.ComposedLayout(Layout(1 << 27, 1), -(1 << 24), Layout(1024, 1))
+    holds, (x, y), _ = isl_backend.image_relation(a, a.size(), b, b.size(), "disjoint")
+    assert not holds and a(x) == b(y)
+    p = claims.images_disjoint(a, b)
+    assert p.refuted and a(p.counterexample["index of a"]) == b(p.counterexample["index of b"])
+
+
+def test_isl_disjoint_returns_the_meeting_pair():
+    # claims.images_disjoint read ISL's answer as a pair while ISL gave one index: TypeError
+    a, b = parse_layout("Sw<3,2,-4> o 5 o (8,8192):(-8,-4)"), core.ComposedLayout(Layout(4194304, 1), -1, Layout(4, 1))
+    holds, (x, y), _ = exact._bounded(isl_backend.image_relation, (a, a.size(), b, b.size(), "disjoint"), 60)
+    assert not holds and a(x) == b(y)
