@@ -61,8 +61,12 @@ def block(text, lang: str = "") -> str:
 def cell(x) -> str:
     """A table cell: escaped text with ``|`` escaped too (already-built Markdown passes through :class:`Raw`)."""
     if isinstance(x, Raw):
-        return _NEWLINE.sub(" ", x.text)
+        # GFM splits a row at every unescaped |, code spans included: a label `a|b` would add a cell
+        return _PIPE.sub(r"\\|", _NEWLINE.sub(" ", x.text))
     return esc(x)
+
+
+_PIPE = re.compile(r"(?<!\\)\|")
 
 
 class Raw:

@@ -67,12 +67,15 @@ def _formula(f: Formula) -> dict:
 
 def _proof(p: Proof) -> dict:
     from .report.templates import Text
+    from . import markup
     t = Text("en")   # the statement, reason and conditions in the report's words, Markdown-escaped
-    lines = [f"**{p.verdict}** ({p.method}): {t.phrase(p.statement)}"]
+    # a Proof may come from a file (Proof.from_json): every field is escaped, none becomes markup or HTML
+    lines = [f"**{markup.esc(p.verdict)}** ({markup.esc(p.method)}): {t.phrase(p.statement)}"]
     if p.reason:
         lines.append(f"\n{t.phrase(p.reason)}")
     if p.counterexample:
-        lines.append("\ncounterexample: " + ", ".join(f"{k} = `{v}`" for k, v in p.counterexample.items()))
+        lines.append("\ncounterexample: " + ", ".join(f"{markup.esc(k)} = {markup.code(v)}"
+                                                        for k, v in p.counterexample.items()))
     if p.certificate is not None:
         lines.append("\n" + p.certificate.table.to_markdown())
         lines += [f"- {t.phrase(c)}" for c in p.certificate.conditions]
