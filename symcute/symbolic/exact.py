@@ -16,13 +16,14 @@ import contextlib
 import os
 
 from . import isl_backend, z3_backend
+from .. import environment
 from .vocabulary import Phrase, Reason
 
-ISL_SECONDS = float(os.environ.get("SYMCUTE_ISL_SECONDS", "10"))
+ISL_SECONDS = environment.seconds("SYMCUTE_ISL_SECONDS", 10.0)
 
 # SYMCUTE_EXACT=0 (or set_enabled(False)) turns the exact back-ends off: refinement, the chain
 # arguments and enumeration only (to measure what each method decides, and to exercise the limits).
-ENABLED = os.environ.get("SYMCUTE_EXACT", "1") != "0"
+ENABLED = environment.flag("SYMCUTE_EXACT", True)
 
 
 def set_enabled(flag: bool) -> bool:
@@ -105,7 +106,40 @@ def decide(question: str, *args):
     return None, None, why, "none"
 
 
-def _child(conn, fn, args):
+def _die_with_parent(parent_pid: int) -> None:
+    """In a worker: end when the process that forked it ends, however it ends (SIGTERM, SIGKILL).
+
+    A worker is stopped by its parent after ISL_SECONDS; a parent killed before that could not stop
+    it (six orphans of killed parents ran for 8-36 minutes).  On Linux the kernel sends SIGKILL
+    when the parent dies (prctl PR_SET_PDEATHSIG); elsewhere a daemon thread watches the parent's
+    pid.  A parent that died before the prctl took effect is caught by the getppid() check after it.
+    """
+    import signal
+    import sys
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+            libc = ctypes.CDLL(None, use_errno=True)
+            PR_SET_PDEATHSIG = 1
+            if libc.prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0) == 0:
+                if os.getppid() != parent_pid:
+                    os._exit(1)
+                return
+        except (OSError, AttributeError):   # no libc to load: the watchdog below
+            pass
+    import threading
+    import time
+
+    def watch():
+        while os.getppid() == parent_pid:
+            time.sleep(0.2)
+        os._exit(1)
+    threading.Thread(target=watch, daemon=True).start()
+
+
+def _child(conn, fn, args, parent_pid=None):
+    if parent_pid is not None:
+        _die_with_parent(parent_pid)
     try:
         conn.send(("ok", fn(*args)))
     except isl_backend.NotRepresentable as e:
@@ -128,7 +162,7 @@ def _bounded(fn, args, seconds: float):
     except ValueError:  # no fork on this platform: run in-process, bounded by ISL's operation count only
         return fn(*args)
     parent, child = ctx.Pipe(duplex=False)
-    p = ctx.Process(target=_child, args=(child, fn, args), daemon=True)
+    p = ctx.Process(target=_child, args=(child, fn, args, os.getpid()), daemon=True)
     p.start()
     child.close()
     try:
