@@ -25,8 +25,8 @@ ROOT = pathlib.Path(__file__).resolve().parents[1] / "symcute"
 
 STACK = ["core", "atoms", "symbolic", "memory", "trace", "recipes", "report", "notebook", "expr", "cli", "__main__"]
 LEAVES = {"errors", "markup", "jsonread", "files"}
-BESIDE = {"oracle": {"core"}, "hwcheck": {"core", "atoms", "oracle", "memory"}}
-CALLERS_OF_BESIDE = {"hwcheck": {"cli", "__main__"}, "oracle": {"hwcheck"}}
+BESIDE = {"oracle": {"core"}, "hwcheck": {"core", "atoms", "oracle", "memory"}, "check": {"core"}}
+CALLERS_OF_BESIDE = {"hwcheck": {"cli", "__main__"}, "oracle": {"hwcheck"}, "check": {"trace", "cli", "__main__"}}
 
 
 def allowed(src: str, dst: str) -> bool:
@@ -112,6 +112,28 @@ def violations(root: pathlib.Path = ROOT) -> list[str]:
 
 def test_no_module_imports_a_layer_above_its_own():
     assert violations() == []
+
+
+CHECKER_MAY_IMPORT = {"__future__", "json", "pathlib", "dataclasses", "numpy"}
+
+
+def test_the_checker_imports_only_core_numpy_and_the_standard_library():
+    """symcute.check re-verifies the prover: it must not share the prover's code or its solvers (no symbolic,
+    trace, report, SymPy, Z3, ISL), only core's evaluation, numpy and these standard modules."""
+    bad = [f"check.py:{line}: {module}" for line, module in imports_of(ROOT / "check.py", ROOT)
+           if module.split(".")[0] not in CHECKER_MAY_IMPORT and not module.startswith("symcute.core")]
+    assert bad == []
+
+
+def test_the_checker_rule_finds_a_prover_import(tmp_path):
+    root = tmp_path / "symcute"
+    (root / "symbolic").mkdir(parents=True)
+    (root / "symbolic" / "__init__.py").write_text("")
+    (root / "__init__.py").write_text("")
+    (root / "check.py").write_text("def f():\n    from .symbolic import prover\n    import sympy\n")
+    found = [m for _line, m in imports_of(root / "check.py", root)
+             if m.split(".")[0] not in CHECKER_MAY_IMPORT and not m.startswith("symcute.core")]
+    assert found == ["symcute.symbolic", "sympy"]
 
 
 def test_every_layer_is_a_package_of_the_tree():

@@ -54,6 +54,9 @@ def register(sub) -> None:
     p.add_argument("--limit", type=int, metavar="N",
                    help="largest domain to enumerate when refinement does not decide (default 2^24)")
     p.add_argument("--json", action="store_true", help="print the proof as JSON")
+    p.add_argument("--certificate", metavar="FILE",
+                   help="write the verdict's certificate (docs/certificates.md) to FILE; 'symcute check FILE' "
+                        "re-verifies it")
     p.set_defaults(handler=run)
 
 
@@ -62,6 +65,10 @@ def run(args) -> int:
     lim = args.limit
     exhaustive_limit(lim)  # a negative --limit is refused even when refinement decides without it
     proof = _keyword(args, lim) if args.claim in CLAIMS else _expression(args, lim)
+    if args.certificate:   # before printing: a verdict without a certificate is an error, not a silent skip
+        import json
+        from ..files import write
+        write(args.certificate, json.dumps(proof.certificate_file(), indent=1) + "\n")
     print(proof.to_json(indent=2) if args.json else proof)
     return EXIT[proof.verdict]
 

@@ -95,6 +95,9 @@ class Proof:
     certificate: Certificate | None = None
     counterexample: dict | None = None
     reason: str = ""
+    # the claim in the certificate format's terms (layouts in CuTe notation), set by the prover's entry
+    # points: what :meth:`certificate_file` states, so that symcute.check can tie the evidence to the input
+    claim: dict | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self):
         object.__setattr__(self, "verdict", Verdict(self.verdict))
@@ -133,6 +136,13 @@ class Proof:
         """One line (the dataclass default printed the certificate's tables): the verdict, how, and the claim."""
         claim = self.statement if len(self.statement) <= 120 else self.statement[:117] + "..."
         return f"Proof({self.verdict}, {self.method}: {claim!r})"
+
+    def certificate_file(self) -> dict:
+        """The certificate of this verdict in the checker's format (docs/certificates.md;
+        ``symcute.check.check`` re-verifies it).  @raises SymcuteError for an unknown verdict or a proof
+        made without a claim the format states"""
+        from .certfile import certificate_of
+        return certificate_of(self)
 
     def to_dict(self) -> dict:
         return {

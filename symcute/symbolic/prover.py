@@ -35,6 +35,7 @@ from .formula import Formula, formula
 from .limits import HOW_TO_CHANGE, exhaustive_limit
 from .linear import Compose, NotLinear, as_term, coalesce_digits, common_rows, evaluate, linearize, reason_of, \
     size_of, term_text
+from .certfile import with_claim
 from .proof import Certificate, Proof
 from .swizzled import SwizzledFormula
 from .table import Table
@@ -102,7 +103,7 @@ def prove(lhs, rhs=None, domain: int | None = None, limit: int | None = None, la
     else:
         n = _check_domain(domain)
     statement = Phrase(Statement.EQUAL, a=sa, b=sb, n=n)
-    return _prove_equal(lhs, rhs, n, statement, limit, (la, lb))
+    return with_claim(_prove_equal(lhs, rhs, n, statement, limit, (la, lb)), "equal", (lhs, rhs), n=n)
 
 
 def _unless_f2(proof, fallback) -> Proof:
@@ -305,6 +306,10 @@ def _identity(n: int) -> Layout:
 def is_injective(L, limit: int | None = None) -> Proof:
     """``L(x) != L(y)`` for all distinct ``x, y < size(L)``."""
     L = as_term(L)
+    return with_claim(_is_injective(L, limit), "injective", (L,), n=size_of(L))
+
+
+def _is_injective(L, limit) -> Proof:
     n = size_of(L)
     statement = Phrase(Statement.INJECTIVE, a=term_text(L), n=n)
     try:
@@ -390,6 +395,10 @@ def is_surjective(L, n: int, limit: int | None = None) -> Proof:
     """Every ``y`` in ``[0, n)`` is ``L(x)`` for some ``x < size(L)``."""
     L = as_term(L)
     n = _check_domain(n)
+    return with_claim(_is_surjective(L, n, limit), "surjective", (L,), size=size_of(L), onto=n)
+
+
+def _is_surjective(L, n: int, limit) -> Proof:
     size = size_of(L)
     statement = Phrase(Statement.SURJECTIVE, a=term_text(L), size=size, n=n)
     try:
@@ -466,6 +475,10 @@ def is_bijective(L, n: int | None = None, limit: int | None = None) -> Proof:
     L = as_term(L)
     size = size_of(L)
     n = size if n is None else _check_domain(n)
+    return with_claim(_is_bijective(L, size, n, limit), "bijective", (L,), size=size, onto=n)
+
+
+def _is_bijective(L, size: int, n: int, limit) -> Proof:
     statement = Phrase(Statement.BIJECTIVE, a=term_text(L), size=size, n=n)
     try:
         digits = linearize(L, size)

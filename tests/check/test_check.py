@@ -1,0 +1,216 @@
+"""symcute.check re-verifies every certificate the prover writes, and refuses mutated ones.
+
+Claims of every kind the format states (equal, injective, surjective, bijective) over plain, swizzled and
+composed layouts are proved, written as certificates (validated against the package's JSON Schema) and
+re-checked: 0 failures, and every refinement/chain/GF(2)/exhaustive/refutation certificate is re-verified
+(never "not re-checked" within the bound).  The truth of every claim is decided here by enumeration with
+core, apart from both the prover and the checker.  ``SYMCUTE_LARGE=1``: 6,000 claims.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from collections import Counter
+
+import jsonschema
+import pytest
+
+from symcute import check
+from symcute.core import coalesce
+from symcute.core.parse import parse_layout
+from symcute.symbolic import prover
+from symcute.symbolic.certfile import term_of
+from symcute.symbolic.linear import Compose
+from tests.large import large_run
+
+SCHEMA = json.loads(check.SCHEMA_PATH.read_text())
+N_CLAIMS = 6000 if large_run() else 400
+
+
+def _plain(rng, pow2=False):
+    r = rng.randint(1, 3)
+    ext = [rng.choice([1, 2, 4, 8]) if pow2 else rng.randint(1, 6) for _ in range(r)]
+    st = [rng.choice([0, 1, 2, 4, 8, 16, 32]) if pow2 else rng.randint(-6, 16) for _ in range(r)]
+    if rng.random() < 0.4:   # a compact layout: injective and onto by construction, unless permuted
+        w = 1
+        for k in rng.sample(range(r), r):
+            st[k], w = w, w * ext[k]
+    return f"({','.join(map(str, ext))}):({','.join(map(str, st))})"
+
+
+def _term(rng):
+    pick = rng.random()
+    if pick < 0.5:
+        return _plain(rng)
+    if pick < 0.8:
+        b, m = rng.randint(1, 3), rng.randint(0, 3)
+        s = rng.randint(b, 4)
+        return f"Sw<{b},{m},{s}> o {rng.choice([0, 0, 64, 3])} o {_plain(rng, pow2=True)}"
+    inner = parse_layout(_plain(rng))
+    outer = parse_layout(_plain(rng))
+    return Compose(outer, inner)
+
+
+def truth(c: dict) -> bool:
+    """The claim decided by enumeration with core (neither the prover nor the checker)."""
+    ts = [term_of(t) for t in c["terms"]]
+    kind = c["kind"]
+    n = c["n"] if kind in ("equal", "injective") else c["size"]
+    v = [ts[0](q) for q in range(n)]
+    if kind == "equal":
+        return all(v[q] == ts[1](q) for q in range(n))
+    inj = len(set(v)) == n
+    if kind == "injective":
+        return inj
+    onto = set(range(c["onto"])) <= set(v)
+    return onto if kind == "surjective" else inj and onto and all(0 <= x < c["onto"] for x in v)
+
+
+def claims(seed: int, count: int):
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        t = _term(rng)
+        L = parse_layout(t) if isinstance(t, str) else t
+        size = L.size() if not isinstance(L, Compose) else L.inner.size()
+        if size > 4096:
+            continue
+        kind = rng.choice(["equal", "injective", "surjective", "bijective"])
+        if kind == "equal":
+            other = coalesce(L) if isinstance(L, type(parse_layout("1:1"))) and rng.random() < 0.6 else \
+                parse_layout(_plain(rng)) if not isinstance(L, Compose) else L.outer
+            p = prover.prove(L, other, domain=size) if other.size() >= size or rng.random() < 0.5 else None
+            if p is None:
+                continue
+        elif kind == "injective":
+            p = prover.is_injective(L)
+        else:
+            onto = size if rng.random() < 0.7 else max(1, size // 2)
+            p = (prover.is_surjective if kind == "surjective" else prover.is_bijective)(L, onto)
+        out.append(p)
+    return out
+
+
+@pytest.fixture(scope="module")
+def certificates():
+    certs = []
+    for p in claims(2026, N_CLAIMS):
+        if p.verdict == "unknown":
+            continue
+        certs.append((p, json.loads(json.dumps(p.certificate_file()))))
+    return certs
+
+
+def test_every_certificate_is_re_verified(certificates):
+    counts, unchecked = Counter(), []
+    for p, c in certificates:
+        jsonschema.validate(c, SCHEMA)
+        r = check.check(c)
+        assert r.status != "failed", (r, c)
+        assert (p.verdict == "proved") == truth(c["claim"]), c   # the prover itself, against enumeration
+        counts[(c["method"], c["verdict"], r.status)] += 1
+        if r.status == "unchecked":
+            unchecked.append((c["method"], r.why))
+    print("\ncertificates:", dict(sorted(counts.items())))
+    # every method with an arithmetic certificate is re-checked: nothing left unchecked on these sizes
+    assert [u for u in unchecked if u[0] in ("refinement", "chain", "gf2", "exhaustive")] == []
+    assert {m for (m, _v, _s) in counts} >= {"refinement", "chain", "gf2"}
+    assert sum(counts.values()) >= 0.9 * N_CLAIMS
+
+
+def witnesses(c: dict, ce: dict) -> bool:
+    """The counterexample shows the claim false (decided by enumeration with core)."""
+    ts = [term_of(t) for t in c["terms"]]
+    kind = c["kind"]
+    n = c["n"] if kind in ("equal", "injective") else c["size"]
+    if "index" in ce and kind in ("equal", "bijective"):
+        q = ce["index"]
+        return 0 <= q < n and (ts[0](q) != ts[1](q) if kind == "equal" else not 0 <= ts[0](q) < c["onto"])
+    if "indices" in ce and kind in ("injective", "bijective"):
+        x, y = ce["indices"]
+        return x != y and 0 <= x < n and 0 <= y < n and ts[0](x) == ts[0](y)
+    if "missing" in ce and kind in ("surjective", "bijective"):
+        return 0 <= ce["missing"] < c["onto"] and ce["missing"] not in {ts[0](q) for q in range(n)}
+    return False
+
+
+MUTATIONS = ("stride", "extent", "domain", "verdict", "digit", "column", "constant", "rank", "counterexample")
+
+
+def mutate(c: dict, what: str, rng):
+    """A copy of ``c`` with one semantic edit (``None`` where the certificate has no such field)."""
+    m = copy.deepcopy(c)
+    cl, ev = m["claim"], m["evidence"]
+    if what in ("stride", "extent"):
+        t = cl["terms"][0]
+        if not isinstance(t, str):
+            return None
+        shape, _, stride = t.rpartition(" o ")[2].partition(":")
+        head = t[:len(t) - len(shape) - len(stride) - 1]
+        part = stride if what == "stride" else shape
+        nums = [k for k, ch in enumerate(part) if ch.isdigit() and (k == 0 or not part[k - 1].isdigit())]
+        k = rng.choice(nums)
+        end = k
+        while end < len(part) and part[end].isdigit():
+            end += 1
+        new = part[:k] + str(int(part[k:end]) + rng.choice([1, 2])) + part[end:]
+        cl["terms"][0] = head + (f"{shape}:{new}" if what == "stride" else f"{new}:{stride}")
+    elif what == "domain":
+        key = "n" if "n" in cl else rng.choice(["size", "onto"])
+        cl[key] = cl[key] * 2 if rng.random() < 0.5 else cl[key] + 1
+    elif what == "verdict":
+        m["verdict"] = "refuted" if m["verdict"] == "proved" else "proved"
+    elif what == "digit" and ev.get("digits"):
+        row = rng.choice(ev["digits"])
+        key = rng.choice([k for k in row])
+        row[key] += rng.choice([1, -1, 2])
+    elif what == "column" and ev.get("columns"):
+        j = rng.randrange(len(ev["columns"]))
+        ev["columns"][j] ^= 1 << rng.randrange(0, 10)
+    elif what == "constant" and "constant" in ev:
+        ev["constant"] ^= 1 << rng.randrange(0, 6)
+    elif what == "rank" and "rank" in ev:
+        ev["rank"] += rng.choice([1, -1])
+    elif what == "counterexample" and ev.get("counterexample"):
+        ce = ev["counterexample"]
+        key = rng.choice(sorted(k for k in ce if k != "value"))
+        if key == "indices":
+            ce[key][rng.randrange(2)] += 1
+        else:
+            ce[key] += 1
+    else:
+        return None
+    return m
+
+
+def test_mutated_certificates_that_no_longer_prove_are_refused(certificates):
+    rng = random.Random(7)
+    refused, required, accepted_true, tried = Counter(), Counter(), Counter(), Counter()
+    for _p, c in certificates:
+        for what in MUTATIONS:
+            m = mutate(c, what, rng)
+            if m is None:
+                continue
+            try:
+                holds = truth(m["claim"])
+            except Exception:   # the edit made a layout CuTe refuses: no claim at all, it must fail
+                holds = None
+            r = check.check(m)
+            tried[what] += 1
+            still_proves = holds is not None and (m["verdict"] == "proved") == holds
+            if still_proves and m["verdict"] == "refuted":
+                still_proves = witnesses(m["claim"], m["evidence"].get("counterexample") or {})
+            # the evidence of a proof is what the checker re-verifies: an edited one proves nothing (a refutation
+            # stands on its counterexample alone, so an edit elsewhere in it leaves it a proof)
+            evidence_edit = what in ("digit", "column", "constant", "rank") and m["verdict"] == "proved"
+            if not still_proves or evidence_edit:
+                required[what] += 1
+                refused[what] += r.status != "ok"
+            elif r.status == "ok":
+                accepted_true[what] += 1
+    print("\nmutations tried:", dict(tried), "\nrequired refusals:", dict(required), "\nrefused:", dict(refused),
+          "\naccepted (still a true claim):", dict(accepted_true))
+    assert sum(required.values()) > 0.5 * len(certificates)
+    assert refused == required
