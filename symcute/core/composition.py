@@ -148,9 +148,12 @@ def _impl(lshape, lstride, rshape, rstride, lhs, rhs):
             if rest_stride < 0:
                 next_stride = -next_stride
         else:
-            next_shape = it.ceil_div(curr_shape, a)
             sign = (1 if rest_stride > 0 else -1 if rest_stride < 0 else 0)
             next_stride = it.ceil_div(a, curr_shape) * (sign if type(rest_stride) is int else DynamicInt(sign))
+            # a stride truncated to 0 (ceil_div(3, -3) is 0) makes the next ceil_div divide by 0:
+            # undefined behaviour in C++ (g++ -O2 prints a value when the quotient is unused, or
+            # traps with SIGFPE); core refuses it
+            next_shape = it.ceil_div(curr_shape, a)
         if (next_shape == 1 and type(next_shape) is int) or (rest_shape == 1 and type(rest_shape) is int):
             if divisions is not None:
                 divisions.append((curr_shape, curr_stride, rest_shape, rest_stride, None))
@@ -168,7 +171,9 @@ def _impl(lshape, lstride, rshape, rstride, lhs, rhs):
             divisions.append((curr_shape, curr_stride, rest_shape, rest_stride, new_shape))
         result_shape.append(new_shape)
         result_stride.append(rest_stride * curr_stride)
-        rest_shape = rest_shape // new_shape if type(rest_shape) is int else it.cdiv(rest_shape, new_shape)
+        # C++ `/` truncates: Python's // agrees only for these signs (2 / -8 is 0, 2 // -8 is -1)
+        rest_shape = (rest_shape // new_shape if type(rest_shape) is int and rest_shape >= 0 and new_shape > 0
+                      else it.cdiv(rest_shape, new_shape))
         rest_stride = next_stride
     if divisions is not None:
         note(divisions=divisions)

@@ -385,7 +385,8 @@ def _sum_right(terms: list):
 def idx2crd_strided(idx: int, shape: IntTuple, stride: IntTuple) -> IntTuple:
     """CuTe's ``idx2crd(idx, shape, stride)``: each mode's coordinate is ``(idx / d) % s`` (C++ division).
 
-    A mode of extent 1 gives 0 without dividing (CuTe skips the stride-0 division there); a
+    A mode of static extent 1 gives a static 0 without dividing (CuTe skips the stride-0 division
+    there; a run-time 1 divides like any extent); a
     stride 0 under a larger extent is C++'s division by zero, refused here.
     @post for a compact column-major layout this is ``idx2crd(idx, shape)``
     """
@@ -395,7 +396,7 @@ def idx2crd_strided(idx: int, shape: IntTuple, stride: IntTuple) -> IntTuple:
         if len(shape) != len(stride):
             raise LayoutError(f"idx2crd({idx}, {shape}, {stride}): mismatched ranks")
         return tuple(idx2crd_strided(idx, s, d) for s, d in zip(shape, stride))
-    if shape == 1:
+    if shape == 1 and type(shape) is not DynamicInt:   # CuTe's is_constant<1, Shape>: a run-time 1 divides
         return 0
     if not is_int(stride):
         raise LayoutError(f"idx2crd({idx}, {shape}, {stride}): stride {stride} is not an integer")

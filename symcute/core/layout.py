@@ -338,12 +338,16 @@ class Layout:
         if type(shape) is not tuple:
             return idx * stride
         try:
-            fs, fd, ints, empty = self._flat
+            fs, fd, ints, empty, signed = self._flat
         except AttributeError:  # first evaluation: flatten once
-            fs, fd, ints, empty = self._flat_modes()
+            fs, fd, ints, empty, signed = self._flat_modes()
         if empty:
             raise self._empty_mode_error()
-        if not ints:  # basis strides: CuTe's crd2idx sums from the last mode down, and there the order matters
+        if not ints or signed:
+            # basis strides: CuTe's crd2idx sums from the last mode down, and there the order matters;
+            # a negative extent: CuTe splits with C++'s truncating / and % by each mode's product
+            # (a nested mode's product can be positive where its leaves are not), so the flat
+            # floor-division walk below would differ (`(-3,-5):(1,-12)` at 13: 49, not 58)
             return it.crd2idx(idx, shape, stride)
         total = 0
         last = len(fs) - 1
@@ -355,12 +359,14 @@ class Layout:
         return total + idx * fd[last]
 
     def _flat_modes(self) -> tuple:
-        """(flat shape, flat stride, all strides ints, has an empty mode), computed once (layouts are immutable)."""
+        """(flat shape, flat stride, all strides ints, has an empty mode, has a negative extent),
+        computed once (layouts are immutable)."""
         try:
             return self._flat
         except AttributeError:
             fs, fd = it.flatten_to_tuple(self._shape), it.flatten_to_tuple(self._stride)
-            self._flat = (fs, fd, all(type(d) is int for d in fd), has_empty_mode(self._shape))
+            self._flat = (fs, fd, all(type(d) is int for d in fd), has_empty_mode(self._shape),
+                          any(isinstance(s, int) and s < 0 for s in fs))
             return self._flat
 
     def _empty_mode_error(self) -> LayoutError:

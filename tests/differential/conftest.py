@@ -13,5 +13,6 @@ def pytest_terminal_summary(terminalreporter):
         c = COUNTS[key]
         total += c["cases"]
         tr.write_line(f"{key:40s} cases={c['cases']:5d}  valid={c['valid']:5d}  "
-                      f"refused={c['refused']:4d}  mismatches={c['mismatch']}")
+                      f"refused={c['refused']:4d}  mismatches={c['mismatch']}"
+                      + (f"  undefined={c['undefined']}" if c['undefined'] else ""))
     tr.write_line(f"{'total':40s} cases={total:5d}")
