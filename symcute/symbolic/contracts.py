@@ -204,7 +204,24 @@ def _composition_part(R, A, B, limit) -> Proof:
                       ("R", "A"), limit)
     n = B.size()
     statement = _value_claim(f"composition({A}, {B})", R, Phrase(Statement.COMPOSES, n=n))
+    sized = _compatible(R.size(), n, "R")
+    if sized is not None:  # R(c) for c past R's size would read CuTe's value where it has none
+        return _all(statement, [sized])
     return _equal(R, Compose(A, B), n, statement, ("R", "A(B)"), limit)
+
+
+def _compatible(size: int, b_size: int, label: str) -> Proof | None:
+    """CuTe's composition ``@post compatible(rhs, result)``, of which size(result) == size(B) is the part
+    that sizes decide: None when it holds (the usual case adds no part), else a part refuted by the two
+    sizes.  An empty result against a non-empty B (negative extents can multiply to 0) says so: the
+    value claim on its empty domain would otherwise read "proved (vacuous)" and check nothing."""
+    if size == b_size:
+        return None
+    reason = (Phrase(Reason.EMPTY_RESULT, label=label, b_size=b_size) if size == 0 else
+              Phrase(Reason.RESULT_SIZE_DIFFERS, label=label, size=size, b_size=b_size))
+    return Proof(Phrase(Statement.COMPATIBLE, label=label), Verdict.REFUTED,
+                 Method.ARITHMETIC, counterexample={Labelled(Key.SIZE, label): size, Labelled(Key.SIZE, "B"): b_size},
+                 reason=reason)
 
 
 def true_composition(A, B):
@@ -394,6 +411,9 @@ def _divide(core, op, L, T, limit=None) -> Proof:
         B = core.make_layout(tile, core.complement(tile, mode.size()))
         piece = core.make_layout(first, second)
         n = piece.size()
+        sized = _compatible(n, B.size(), "D")
+        if sized is not None:
+            parts.append(sized)
         statement = Phrase(Statement.DIVIDE_PART, call=f"{op}({mode}, {tile})", piece=str(piece),
                            claim=Phrase(Statement.DIVIDES, n=n, B=str(B)))
         parts.append(_equal(piece, Compose(mode, B), n, statement, ("D", "L(B)"), limit))

@@ -292,6 +292,7 @@ class Statement(_Term):
     DISJOINT_FROM = "R(i) != L(j) for all 1 <= i < {n}, 0 <= j < {m}"
     MODE_SAME_FUNCTION = "mode {path} of {result}: the same function as {a}"
     DIVIDES = "D(c) == L(B(c)) for all 0 <= c < {n}, B = {B}"
+    COMPATIBLE = "size({label}) == size(B) (composition's @post compatible(B, {label}))"
     DIVIDE_PART = "{call} part {piece}: {claim}"
     BLOCK_PART = "{call} = {result}: the block part {piece} == {a}"
     TILE_PART = "{call} = {result}: the tile part {piece} == complement(A, {cotarget}) o B = {C} o {B}"
@@ -394,7 +395,10 @@ class Reason(_Term):
                 "a step straddles a digit boundary")
     CARRIES = "the inner values can carry out of digit {digit} of {layout} (they span {span} positions of its {extent})"
     # contracts
-    EMPTY_DOMAIN = "the domain is empty"
+    EMPTY_DOMAIN = "the domain is empty (size 0): the claim is checked at no point"
+    EMPTY_RESULT = ("{label} is empty (size 0) while B has {b_size} elements: {label} has no value at any "
+                    "of B's coordinates, so it is not the composition it should be")
+    RESULT_SIZE_DIFFERS = "{label} has {size} elements, B has {b_size}: they cannot be the same function of c"
     PART_FAILS = "{part}: {why}"
     EVALUATED_WITH_CORE = "evaluated with core"
     RE_EVALUATED = "re-evaluated with core"

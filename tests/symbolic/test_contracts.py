@@ -118,6 +118,45 @@ def test_calc_quick_check_is_bounded_and_basis_strides_over_negative_extents_do_
         assert out.strip() == value and "Traceback" not in err
 
 
+def test_an_empty_divide_result_against_a_non_empty_b_is_refuted_by_its_size_and_says_empty(cli):
+    # negative extents multiply to 0: D has no coordinate, B has 120; the value claim alone was
+    # "proved (vacuous)" on D's empty domain, checking nothing
+    from symcute.symbolic.vocabulary import Reason
+    L, T = P("(2,4,16):(1,1,4)"), P("6:-1")
+    D = core.logical_divide(L, T)
+    assert str(D) == "((2,3),(-1,0)):((-1,-1),(1,-3))"   # CuTe's value, kept
+    B = core.make_layout(T, core.complement(T, L.size()))
+    assert (D.size(), B.size()) == (0, 120)
+    p = contract("logical_divide", L, T)
+    assert p.refuted and p.method == "arithmetic"
+    assert list(p.counterexample.values()) == [D.size(), B.size()]
+    assert p.reason.args["why"].kind is Reason.EMPTY_RESULT
+    assert "D is empty (size 0) while B has 120 elements" in str(p)
+    code, out, err = cli(["calc", "logical_divide((2,4,16):(1,1,4), 6:-1)"])
+    assert code == 0 and out.strip() == str(D)
+    assert err.startswith("warning: ") and "size(D) = 0, size(B) = 120" in err
+
+
+def test_a_vacuous_part_says_that_it_checked_nothing():
+    from symcute.symbolic.contracts import _equal
+    from symcute.symbolic.vocabulary import Phrase, Statement
+    p = _equal(P("0:1"), P("0:1"), 0, Phrase(Statement.SAME_FUNCTION_ON, n=0), ("A", "B"), None)
+    assert p.proved and p.method == "vacuous" and "checked at no point" in str(p)
+
+
+def test_complement_over_negative_extents_meets_its_post_with_cutes_truncating_values(cli):
+    # floor division made R(13) = 58 and "refuted" the ordering at a point that is not CuTe's
+    L = P("(4,4):(64,-3)")
+    R = core.complement(L)
+    assert str(R) == "(-3,-5):(1,-12)" and R(13) == 49           # CuTe prints 49 (C++ truncation)
+    values = [R(i) for i in range(R.size())]
+    image = {L(j) for j in range(L.size())}
+    assert all(a < b for a, b in zip(values, values[1:])) and not image & set(values[1:])
+    assert contract("complement", L).proved
+    code, out, err = cli(["calc", "complement((4,4):(64,-3))"])
+    assert code == 0 and out.strip() == str(R) and err == ""
+
+
 # --- tilers: one normalisation (contracts.tiler_leaves) for every by-mode contract -------------------
 
 def test_tiler_leaves_normalises_every_tiler_form():

@@ -47,6 +47,7 @@ PHRASES = {
     Statement.DISJOINT_FROM: 'R(i) != L(j) for all 1 <= i < {n}, 0 <= j < {m}',
     Statement.MODE_SAME_FUNCTION: 'mode {path} of {result}: the same function as {a}',
     Statement.DIVIDES: 'D(c) == L(B(c)) for all 0 <= c < {n}, B = {B}',
+    Statement.COMPATIBLE: "size({label}) == size(B) (composition's @post compatible(B, {label}))",
     Statement.DIVIDE_PART: '{call} part {piece}: {claim}',
     Statement.BLOCK_PART: '{call} = {result}: the block part {piece} == {a}',
     Statement.TILE_PART: '{call} = {result}: the tile part {piece} == complement(A, {cotarget}) o B = {C} o {B}',
@@ -141,7 +142,10 @@ PHRASES = {
         'straddles a digit boundary'),
     Reason.CARRIES: (
         'the inner values can carry out of digit {digit} of {layout} (they span {span} positions of its {extent})'),
-    Reason.EMPTY_DOMAIN: 'the domain is empty',
+    Reason.EMPTY_DOMAIN: 'the domain is empty (size 0): the claim is checked at no point',
+    Reason.EMPTY_RESULT: ('{label} is empty (size 0) while B has {b_size} elements: {label} has no value at any '
+                        "of B's coordinates, so it is not the composition it should be"),
+    Reason.RESULT_SIZE_DIFFERS: '{label} has {size} elements, B has {b_size}: they cannot be the same function of c',
     Reason.PART_FAILS: '{part}: {why}',
     Reason.EVALUATED_WITH_CORE: 'evaluated with core',
     Reason.RE_EVALUATED: 're-evaluated with core',
