@@ -24,7 +24,7 @@ import pytest
 ROOT = pathlib.Path(__file__).resolve().parents[1] / "symcute"
 
 STACK = ["core", "atoms", "symbolic", "memory", "trace", "recipes", "report", "notebook", "expr", "cli", "__main__"]
-LEAVES = {"errors", "markup", "jsonread", "files"}
+LEAVES = {"errors", "markup", "jsonread", "files", "environment"}
 BESIDE = {"oracle": {"core"}, "hwcheck": {"core", "atoms", "oracle", "memory"}, "check": {"core"}}
 CALLERS_OF_BESIDE = {"hwcheck": {"cli", "__main__"}, "oracle": {"hwcheck"}, "check": {"trace", "cli", "__main__"}}
 
