@@ -344,4 +344,33 @@ def _reprove(d, step, inputs, where, jsonread) -> bool:
     if said != {proof.verdict}:
         raise SymcuteError(f"{where}: the document says {' / '.join(sorted(said))}, "
                            f"but the prover answers {proof.verdict}")
+    # re-proved over the graph's values, whose digit names may differ from the recipe's formulas: the
+    # certificate rows and counterexample are checked by re-deriving the recipe (rederive_and_compare)
+    if {str(stored.method), str(step.details.get("method", stored.method))} != {str(proof.method)}:
+        raise SymcuteError(f"{where}: the document says the method is {step.details.get('method')!r}, "
+                           f"the prover used {proof.method}")
+    _check_claim_fields(step, terms, where)
     return True
+
+
+# the operand a proof step's domain [0, n) counts: what the claim quantifies over
+_DOMAIN_OF = {"is_injective": "L", "is_surjective": "L", "is_bijective": "L", "prove_right_inverse": "R",
+              "prove_left_inverse": "L", "prove_equal": "lhs"}
+
+
+def _size(term):
+    layout = getattr(term, "layout", term)
+    size = getattr(layout, "size", None)
+    return size() if callable(size) else None
+
+
+def _check_claim_fields(step, terms, where) -> None:
+    """The domain a report words the claim with must be the one the prover re-decided it on."""
+    det = step.details
+    over = _DOMAIN_OF.get(step.rule)
+    if over is not None and not (step.rule == "prove_equal" and isinstance(det.get("domain"), int)):
+        n = _size(terms.get(over))
+        if n is not None and det.get("domain") != n:
+            raise SymcuteError(f"{where}: the document's domain is [0, {_bounded(det.get('domain'))}), "
+                               f"but the claim is about {over}'s {n} inputs")
+    # the labels are the recipe's names for its operands ("retile: with_shape"): its re-derivation checks them

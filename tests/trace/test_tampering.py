@@ -89,15 +89,15 @@ def test_a_widened_domain_is_refused():
     # was: "F(G(i)) == i for every 0 <= i < 1024: proved" (false at i = 512)
     doc = _seed_doc()
     _proof_step(doc, "right_inverse")["details"]["domain"] = 1024
-    with pytest.raises(SymcuteError, match=r"node s\d+ \(step prove_right_inverse\): its details is not what its "
-                                           r"recipe derives"):
+    with pytest.raises(SymcuteError, match=r"step s\d+ \(prove_right_inverse\): the document's domain is "
+                                           r"\[0, 1024\), but the claim is about R's 512 inputs"):
         markdown(Derivation.from_json(json.dumps(doc)))
 
 
 def test_a_domain_of_2_40_is_refused_without_enumerating_it():
     doc = _seed_doc()
     _proof_step(doc, "injective")["details"]["domain"] = 1 << 40
-    with pytest.raises(SymcuteError, match="its details is not what its recipe derives"):
+    with pytest.raises(SymcuteError, match=r"domain is \[0, 1099511627776\), but the claim is about L's 1024"):
         Derivation.from_json(json.dumps(doc))
 
 
@@ -188,3 +188,20 @@ def test_the_notebook_display_of_an_imported_proof_is_escaped():
     shown = display_data(read)[MARKDOWN]
     outside_code = re.sub(r"(`+).*?\1", "", shown)
     assert "onerror" in shown and "<img" not in outside_code
+
+
+def test_without_its_recipe_a_widened_domain_is_still_refused(monkeypatch):
+    # step by step (no recipe loaded to derive it again): the domain is checked against the claim's operand
+    import symcute.trace.recheck as recheck
+    monkeypatch.setattr(recheck, "_REDERIVERS", [])
+    doc = _seed_doc()
+    _proof_step(doc, "right_inverse")["details"]["domain"] = 1024
+    with pytest.raises(SymcuteError, match=r"the document's domain is \[0, 1024\), but the claim is about R's 512"):
+        Derivation.from_json(json.dumps(doc))
+    doc = _seed_doc()
+    next(n for n in doc["nodes"] if n.get("rule") == "table")["details"]["threads"] = 7
+    read = Derivation.from_json(json.dumps(doc))   # a table no step recomputes: listed, then refused on rendering
+    assert read.rechecked["rederived"] == 0 and any(rule == "table" for _, rule, _ in read.rechecked["not_rechecked"])
+    monkeypatch.undo()
+    with pytest.raises(SymcuteError, match="is not what its recipe derives"):
+        markdown(read)
