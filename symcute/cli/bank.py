@@ -85,11 +85,12 @@ def run(args) -> int:
     if args.fix_atoms:
         _print_atoms(smem, access, vtype)
     if args.svg:
-        from .files import writing
+        from .. import files
         w = res.witness
-        with writing(f"--svg {args.svg}"):
-            with open(args.svg, "w", encoding="utf-8") as f:
-                f.write(bank_svg(res, w.warp, w.instruction))
+        try:   # atomic, never through a link, never onto a FIFO or a device
+            files.write(args.svg, bank_svg(res, w.warp, w.instruction))
+        except SymcuteError as e:
+            raise SymcuteError(f"--svg {args.svg}: {e}") from None
     return 0
 
 

@@ -72,10 +72,8 @@ def user_atoms(args) -> list:
     for path in args.user_json:
         from .. import jsonread
         from ..hwcheck.schema import USER_ATOMS_SCHEMA
-        try:
-            raw = Path(path).read_bytes()
-        except (OSError, ValueError) as e:
-            raise SymcuteError(f"hwcheck: cannot read --user-json {path}: {e}") from None
+        from .. import files
+        raw = files.read(path, f"hwcheck: --user-json {path}")   # regular files only, bounded
         data = jsonread.read(raw, USER_ATOMS_SCHEMA, f"hwcheck: --user-json {path}")
         for spec in data if isinstance(data, list) else [data]:
             if not isinstance(spec, dict) or not isinstance(spec.get("name"), str) or not spec.get("base"):

@@ -15,7 +15,6 @@ the ends (``emit=DIR``, ``results=FILE``) where they are not.
 
 from __future__ import annotations
 
-import gzip
 import hashlib
 import json
 import os
@@ -127,37 +126,35 @@ class Plan:
         ``copy_headers`` copies CUTLASS's include folder beside them (for a GPU
         machine without the wheel); ``build`` compiles ``hwcheck_prog`` here with nvcc.
         """
-        try:
-            out = files.output_dir(directory)
-        except SymcuteError as e:
-            raise SymcuteError(f"hwcheck: {e}") from None
         rows, blob = self._layout()
         man = self.manifest()
         include = find_cute_include()
-        paths = {
-            "program": out / "hwcheck.cu",
-            "inputs": out / "inputs.bin",
-            "manifest": out / "manifest.json",
-            "script": out / "run.sh",
-        }
+        names = {"program": "hwcheck.cu", "inputs": "inputs.bin", "manifest": "manifest.json", "script": "run.sh"}
         guards = sorted({forced_guard(c.instruction, self.arch) for c in self.cases} - {""})
-        # symcute.files: atomic, explicit modes, a link at any of these names is replaced, never written through
-        files.write(paths["program"], program_text(self.cases, rows, self.trials, man["id"], self.arch, len(blob),
-                                                   guards))
-        files.write(paths["inputs"], blob)
-        files.write(paths["manifest"], json.dumps(man, indent=1, sort_keys=True) + "\n")
-        files.write(paths["script"], run_script(self.arch, str(include) if include else "include"),
-                    mode=files.SCRIPT_MODE)
-        if copy_headers:
-            if include is None:
-                raise SymcuteError("hwcheck: CUTLASS's headers are not installed (pip install nvidia-cutlass)")
-            headers = files.real_subdir(out, "include")   # a planted link is replaced, not followed
+        entries = {
+            names["program"]: (program_text(self.cases, rows, self.trials, man["id"], self.arch, len(blob), guards),
+                               files.FILE_MODE),
+            names["inputs"]: (blob, files.FILE_MODE),
+            names["manifest"]: (json.dumps(man, indent=1, sort_keys=True) + "\n", files.FILE_MODE),
+            names["script"]: (run_script(self.arch, str(include) if include else "include"), files.SCRIPT_MODE),
+        }
+        if copy_headers and include is None:
+            raise SymcuteError("hwcheck: CUTLASS's headers are not installed (pip install nvidia-cutlass)")
+
+        def headers(staging):
             for sub in ("cute", "cutlass"):
-                dst = files.fresh_dir(headers / sub)
+                dst = staging / "include" / sub
                 try:
-                    shutil.copytree(include / sub, dst, dirs_exist_ok=True)
+                    shutil.copytree(include / sub, dst)
                 except (OSError, shutil.Error) as e:
                     raise SymcuteError(f"hwcheck: cannot copy CUTLASS's headers into {dst}: {e}") from None
+        # symcute.files.write_tree: the files go into a staging directory that takes DIR's place in one
+        # atomic exchange; two concurrent emits leave one run's program and manifest, never a mix
+        try:
+            out = files.write_tree(directory, entries, fill=headers if copy_headers else None)
+        except SymcuteError as e:
+            raise SymcuteError(f"hwcheck: {e}") from None
+        paths = {k: out / v for k, v in names.items()}
         if build:
             paths["binary"] = build_program(out, self.arch)
         return paths
@@ -205,10 +202,7 @@ def build_program(directory, arch: str = DEFAULT_ARCH) -> Path:
 
 def read_manifest(path) -> dict:
     """The manifest at ``path``, validated against ``hwcheck.schema.MANIFEST_SCHEMA``."""
-    try:
-        text = Path(path).read_bytes()
-    except (OSError, ValueError) as e:
-        raise SymcuteError(f"hwcheck: cannot read manifest {path}: {e}") from None
+    text = files.read(path, "hwcheck: manifest")   # a regular file, bounded; never a FIFO or /dev/zero
     return check_manifest(jsonread.loads(text, f"hwcheck: manifest {path}"), f"hwcheck: manifest {path}")
 
 
@@ -263,14 +257,9 @@ def parse_results(text: str, source: str = "hwcheck: results") -> tuple[dict, di
 def read_results(results, manifest=None, sass=None) -> Report:
     """The report of a run: ``results`` is results.jsonl (path or text); the manifest defaults to its folder."""
     rpath = Path(results) if not isinstance(results, str) or "\n" not in results else None
-    try:
-        if rpath is None:
-            text = results
-        elif rpath.suffix == ".gz":
-            text = gzip.decompress(rpath.read_bytes()).decode()
-        else:
-            text = rpath.read_text()
-    except (OSError, ValueError) as e:
+    try:   # a regular file, bounded in bytes before and after decompression (a gzip bomb is refused)
+        text = results if rpath is None else files.read(rpath, "hwcheck: results").decode()
+    except (UnicodeDecodeError, ValueError) as e:
         raise SymcuteError(f"hwcheck: cannot read results {results}: {e}") from None
     if manifest is None:
         if rpath is None:
@@ -278,7 +267,10 @@ def read_results(results, manifest=None, sass=None) -> Report:
         manifest = rpath.parent / "manifest.json"
     man = check_manifest(manifest) if isinstance(manifest, dict) else read_manifest(manifest)
     if sass is None and rpath is not None and (rpath.parent / "sass_mma.txt").exists():
-        sass = (rpath.parent / "sass_mma.txt").read_text()
+        try:   # a FIFO named sass_mma.txt once blocked this read forever
+            sass = files.read(rpath.parent / "sass_mma.txt", "hwcheck: sass_mma.txt").decode()
+        except (UnicodeDecodeError, ValueError) as e:
+            raise SymcuteError(f"hwcheck: cannot read {rpath.parent / 'sass_mma.txt'}: {e}") from None
     env, lines = parse_results(text, f"hwcheck: results {results if rpath is not None else '(text)'}")
     if env.get("error"):
         raise SymcuteError(f"hwcheck: the program could not use a GPU: {env['error']}")

@@ -101,10 +101,8 @@ def load_evidence(path=None) -> dict:
     p = Path(path) if path is not None else EVIDENCE_PATH
     from .. import jsonread
     from .schema import EVIDENCE_SCHEMA
-    try:
-        text = p.read_bytes()
-    except (OSError, ValueError) as e:
-        raise SymcuteError(f"hwcheck: cannot read evidence {p}: {e}") from None
+    from .. import files
+    text = files.read(p, f"hwcheck: evidence {p}")
     ev = jsonread.loads(text, f"hwcheck: evidence {p}")
     if isinstance(ev, dict) and ev.get("format") != FORMAT:
         raise SymcuteError(f"hwcheck: {p} is not a {FORMAT} file")

@@ -75,11 +75,9 @@ def judge_case(i: int, case: dict, m: dict) -> MemoryVerdict:
 # --- recorded runs (hw/h200_*_memory/run*/): re-judged on CPU with today's model ----------------------
 
 def _read(path: Path) -> str:
-    import gzip
+    from .. import files
     gz = path.with_name(path.name + ".gz")
-    if gz.exists():
-        return gzip.decompress(gz.read_bytes()).decode()
-    return path.read_text()
+    return files.read(gz if gz.exists() else path, "hwcheck: recorded run").decode()
 
 
 def recorded_addresses(directory, flags: int = 2, sources: list | None = None) -> list:

@@ -339,13 +339,14 @@ def inputs() -> bytes:
 
 
 def emit(folder) -> list:
-    out = Path(folder)
-    out.mkdir(parents=True, exist_ok=True)
-    files = {"sparse.cu": program(), "run.sh": RUN, "manifest.json": json.dumps(manifest(), indent=1) + "\n"}
-    for name, text in files.items():
-        (out / name).write_text(text, encoding="utf-8")
-    (out / "inputs.bin").write_bytes(inputs())
-    return sorted(str(out / n) for n in list(files) + ["inputs.bin"])
+    """Write the sparse probe (program, run.sh, manifest, inputs) as ``folder``, in one directory swap
+    (``symcute.files.write_tree``: never through a link, concurrent emits never mix)."""
+    from .. import files
+    entries = {"sparse.cu": (program(), files.FILE_MODE), "run.sh": (RUN, files.SCRIPT_MODE),
+               "manifest.json": (json.dumps(manifest(), indent=1) + "\n", files.FILE_MODE),
+               "inputs.bin": (inputs(), files.FILE_MODE)}
+    out = files.write_tree(folder, entries)
+    return sorted(str(out / n) for n in entries)
 
 
 @dataclass(frozen=True)

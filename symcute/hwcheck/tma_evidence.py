@@ -8,7 +8,6 @@ case when every element of the gmem tensor holds the smem element the model says
 
 from __future__ import annotations
 
-import gzip
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -66,5 +65,6 @@ def judge(text: str) -> list:
 
 def judge_recorded(path) -> list:
     p = Path(path)
-    text = gzip.decompress(p.read_bytes()).decode() if p.suffix == ".gz" else p.read_text()
+    from .. import files
+    text = files.read(p, "hwcheck: recorded run").decode()
     return judge(text)

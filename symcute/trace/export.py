@@ -178,11 +178,8 @@ def _graphml_bytes(text, source: str) -> bytes:
         return text
     if isinstance(text, str) and text.lstrip().startswith("<"):
         return text.encode("utf-8")
-    try:
-        with open(text, "rb") as f:
-            return f.read(_limit() + 1)
-    except (OSError, TypeError, ValueError) as e:
-        raise SymcuteError(f"{source}: cannot read {text!r} ({e})") from None
+    from .. import files
+    return files.read(text, source, limit=_limit())   # regular files only (no FIFO, /dev/zero, /proc)
 
 
 def _limit() -> int:

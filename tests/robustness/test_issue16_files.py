@@ -124,15 +124,19 @@ def test_copy_headers_never_removes_through_a_link(tmp_path):
     assert not (out / "include").is_symlink() and (out / "include" / "cute" / "layout.hpp").is_file()
 
 
-def test_derive_output_is_atomic_and_replaces_a_link(tmp_path):
+def test_derive_output_refuses_a_link_and_leaves_it(tmp_path):
+    # issue 31: a link at the target is refused (it was replaced); neither the link nor its target changes
     victim = tmp_path / "victim"
     victim.write_text("keep\n")
     target = tmp_path / "proof.md"
     target.symlink_to(victim)
     code, _, err = run_cli(["derive", "expr", "right_inverse(4:1)", "-o", str(target)])
-    assert code == 0, err
-    assert victim.read_text() == "keep\n" and not target.is_symlink() and "right" in target.read_text()
+    assert code == 2 and "symbolic link" in err, err
+    assert victim.read_text() == "keep\n" and target.is_symlink()
     assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")] == []
+    target.unlink()
+    code, _, err = run_cli(["derive", "expr", "right_inverse(4:1)", "-o", str(target)])
+    assert code == 0 and "right" in target.read_text(), err
 
 
 def test_files_write_mode_is_explicit_whatever_the_umask(tmp_path):
