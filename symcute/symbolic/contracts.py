@@ -50,7 +50,9 @@ import signal
 import threading
 
 from ..core import int_tuple as it
+from ..core.composed import ComposedLayout
 from ..core.layout import Layout, Underscore, format_int_tuple
+from ..core.swizzle import Swizzle
 from ..errors import SymcuteError
 from .linear import Compose
 from .proof import Certificate, Proof
@@ -189,6 +191,8 @@ def _text(x) -> str:
 
 def _composition(core, A, B, limit=None) -> Proof:
     R = core.composition(A, B)
+    if isinstance(A, ComposedLayout) and isinstance(B, Layout):   # a swizzled A: R(c) == A(B(c)) as one function
+        return _composition_part(R, A, B, limit)
     if not isinstance(A, Layout):
         raise SymcuteError(f"contract: composition: no contract for {A!r} (a layout is checked)")
     leaves = tiler_leaves(A, B, "composition")
@@ -395,6 +399,8 @@ def _join(core, modes) -> Layout:
 
 def _divide(core, op, L, T, limit=None) -> Proof:
     D = getattr(core, op)(L, T)
+    if isinstance(L, ComposedLayout) and isinstance(T, Layout):
+        return _composed_divide(core, op, L, T, D, limit)
     if not isinstance(L, Layout):
         raise SymcuteError(f"contract: {op}: no contract for {L!r} (a layout is checked)")
     leaves = tiler_leaves(L, T, op)
@@ -421,6 +427,19 @@ def _divide(core, op, L, T, limit=None) -> Proof:
     if len(parts) == 1:
         return _named(parts[0], _value_claim(call, D, _what(parts[0].statement)))
     return _all(Phrase(Statement.MEETS_BY_MODE_DEFINITION, call=call, result=str(D)), parts)
+
+
+def _composed_divide(core, op, L, T, D, limit) -> Proof:
+    """A swizzled L divided by a layout T: the zipped, tiled and flat forms only regroup the modes of
+    logical_divide's (tile, rest), which leaves the function of the index alone, so D as a whole is
+    checked: D(c) == L(B(c)) for c < size(B), with B = make_layout(T, complement(T, size(L)))."""
+    B = core.make_layout(T, core.complement(T, L.size()))
+    n = D.size()
+    statement = _value_claim(f"{op}({L}, {T})", D, Phrase(Statement.DIVIDES, n=B.size(), B=str(B)))
+    sized = _compatible(n, B.size(), "D")
+    if sized is not None:
+        return _all(statement, [sized])
+    return _equal(D, Compose(L, B), n, statement, ("D", "L(B)"), limit)
 
 
 def _what(part: Phrase) -> Phrase:
@@ -526,7 +545,10 @@ def _recast_claim(L, statement, R, up, down, limit) -> Proof:
     """CuTe documents no @post for the casts; their meaning (the same bytes in other units) is a claim
     about the memory of a layout of distinct elements: for an injective layout with non-negative
     strides.  Elsewhere the claim is vacuous, and said so."""
-    if any(type(d) is int and d < 0 for d in it.flatten_to_tuple(L.stride)) or not _injective(L, limit):
+    inner = L.inner if isinstance(L, ComposedLayout) else L   # a swizzle keeps non-negative values so
+    negative = (isinstance(L, ComposedLayout) and not (isinstance(L.outer, Swizzle) and int(L.offset) >= 0))
+    if negative or any(type(d) is int and d < 0 for d in it.flatten_to_tuple(inner.stride)) \
+            or not _injective(L, limit):
         return Proof(Phrase(Statement.IF_INJECTIVE, a=str(L), claim=statement), Verdict.PROVED, Method.VACUOUS,
                      reason=Phrase(Reason.PRECONDITION_FAILS))
     return _all(statement, [_same_image(L, R, up, down, limit)])
