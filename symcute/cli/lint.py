@@ -49,9 +49,13 @@ def run(args) -> int:
             reports = lint_catalog(progress=bar)
     single = len(reports) == 1
     new = 0
+    if args.verbose or single:
+        for r in reports:
+            print(r)
+    else:
+        for line in _grouped(r for r in reports if not r.ok):
+            print(line)
     for r in reports:
-        if not r.ok or args.verbose or single:
-            print(r if (args.verbose or single) else _without_broadcasts(r))
         new += any(not f.known_upstream for f in r.findings)
     if not single:
         bad = sum(not r.ok for r in reports)
@@ -63,3 +67,22 @@ def run(args) -> int:
 
 def _without_broadcasts(report) -> str:
     return "\n".join(line for line in str(report).splitlines() if ": broadcast: " not in line)
+
+
+def _grouped(reports) -> list:
+    """One entry per distinct set of findings, naming every atom that has it (the integer families of one
+    layout share their defect: eight SM80 s4/u4 atoms, one finding list), in the catalog's order."""
+    groups: dict = {}
+    for r in reports:
+        head, _, body = _without_broadcasts(r).partition("\n")
+        groups.setdefault(body, []).append((head, r.atom))
+    out = []
+    for body, members in groups.items():
+        if len(members) == 1:
+            out.append(members[0][0])
+        else:
+            names = ", ".join(name for _, name in members)
+            out.append(f"{names} ({len(members)} atoms, the same findings): {members[0][0].rpartition(': ')[2]}")
+        if body:
+            out.append(body)
+    return out

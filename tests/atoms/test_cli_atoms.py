@@ -24,6 +24,10 @@ def test_lint_catalog(cli):
     code, out, _ = cli(["lint"])
     assert code == 0
     assert "10 with known upstream defects, 0 with new findings" in out
+    # a finding shared by several atoms (one layout, eight integer type combinations) is printed once
+    assert out.count("B: coverage: ((4,8),(8)):((32,1),(8))") == 1
+    assert "SM80_16x8x32_S32S4S4S32_TN, SM80_16x8x32_S32S4S4S32_TN_SATURATE," in out and "(8 atoms" in out
+    assert "_XORPOPC, SM80_16x8x128_S32U1U1S32_TN_ANDPOPC (2 atoms" in out
 
 
 def test_lint_user_atom(cli):
