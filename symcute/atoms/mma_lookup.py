@@ -62,6 +62,8 @@ def mma_atom(name) -> MMAAtom:
     spelled = str(name)
     if traits_form and base not in umma.BY_NAME:
         raise SymcuteError(f"{name!r}: CuTe defines no MMA_Traits<{base}, ...> with extra arguments")
+    if base == "UniversalFMA":
+        return universal_fma(sp, spelled)
     atom = WARP_ATOMS.get(base) or FFMA2.get(base)
     if atom is not None:
         if sp.args:
@@ -94,8 +96,33 @@ def mma_atom(name) -> MMAAtom:
     raise UnknownAtom(f"unknown MMA atom {name!r}" + _suggest(base))
 
 
+_FMA_CACHE: dict = {}
+
+
+def universal_fma(sp: Spelled, spelled: str) -> MMAAtom:
+    """CuTe's ``UniversalFMA<D, A = D, B = A, C = D>`` (cute/arch/mma.hpp; its traits in cute/atom/mma_traits.hpp):
+    one thread, one value of each operand, ``Shape_MNK = (1,1,1)``: the atom of sgemm_sm80 and of every
+    CUDA-core GEMM."""
+    from .spelling import type_name
+    if not sp.has_args or not 1 <= len(sp.args) <= 4:
+        raise SymcuteError(f"{spelled!r}: UniversalFMA is a class template <class D, class A = D, class B = A, "
+                           f"class C = D> and takes 1 to 4 value types, got {len(sp.args) if sp.has_args else 0}")
+    types = [type_name(a) for a in sp.args]
+    d = types[0]
+    a = types[1] if len(types) > 1 else d
+    b = types[2] if len(types) > 2 else a
+    c = types[3] if len(types) > 3 else d
+    canonical = f"UniversalFMA<{d},{a},{b},{c}>"
+    atom = _FMA_CACHE.get(canonical)
+    if atom is None:
+        one = "(1,1):(0,0)"
+        atom = _FMA_CACHE[canonical] = MMAAtom(canonical, (1, 1, 1), "1:0", one, one, one, d, a, b, c,
+                                               header="cute/arch/mma.hpp", ptx="fma", arch="any")
+    return atom
+
+
 def _family_names() -> list:
-    names = list(WARP_ATOMS) + list(FFMA2) + [b for b, *_ in gmma.all_base_names()]
+    names = ["UniversalFMA"] + list(WARP_ATOMS) + list(FFMA2) + [b for b, *_ in gmma.all_base_names()]
     names += [b for b, *_ in gmma_sparse.all_base_names()]
     names += [f.name for f in umma.FAMILIES] + [f.name for f in sm120.FAMILIES]
     return names

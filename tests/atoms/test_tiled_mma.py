@@ -166,3 +166,18 @@ def test_c_layout_of_a_k_split():
     assert str(m.get_layoutC_TV()) == "((4,8,2,4),((2,2),(1,1))):((64,1,16,256),((32,8),(0,0)))"
     assert m.get_layoutC_TV()((255, 0)) >= 32 * 16
     assert str(sc.make_tiled_mma("SM61_DP4A", (1, 2, 2)).get_layoutC_TV()) == "(4,(1,(1,1))):(1,(0,(0,0)))"
+
+
+def test_universal_fma_is_cutes_template_with_its_defaults():
+    # cute/arch/mma.hpp: template <class D, class A = D, class B = A, class C = D> struct UniversalFMA
+    a = sc.mma_atom("UniversalFMA<float,float,float>")
+    assert a.name == "UniversalFMA<float,float,float,float>" and a.shape_mnk == (1, 1, 1)
+    assert str(a.a_layout) == str(a.c_layout) == "(1,1):(0,0)" and str(a.thr_id) == "1:0"
+    assert sc.mma_atom("UniversalFMA<int32_t,int8_t>").name == "UniversalFMA<int32_t,int8_t,int8_t,int32_t>"
+    assert sc.mma_atom("cute::UniversalFMA<double>") is sc.mma_atom("UniversalFMA<double,double,double,double>")
+    # sgemm_sm80's TiledMMA: 16x16 threads, one FMA each per k
+    m = sc.make_tiled_mma("UniversalFMA<float,float,float>", (16, 16, 1))
+    assert (m.tile_size(0), m.tile_size(1), m.tile_size(2)) == (16, 16, 1) and m.get_layoutC_TV().size() == 256
+    for bad in ("UniversalFMA", "UniversalFMA<float,float,float,float,float>", "UniversalFMA<16>"):
+        with pytest.raises(SymcuteError):
+            sc.mma_atom(bad)

@@ -122,6 +122,20 @@ def _make_tiled_copy_configs():
     return cfg
 
 
+def _universal_fma_cases():
+    """UniversalFMA<D,A,B,C> (cute/arch/mma.hpp): its traits for 1 to 4 type arguments, and sgemm_sm80's
+    TiledMMAs (16x16x1 threads) with their fragments."""
+    from types import SimpleNamespace
+    names = ["UniversalFMA<float,float,float>", "UniversalFMA<double>", "UniversalFMA<int32_t,int8_t,int8_t>",
+             "UniversalFMA<float,half_t,half_t,float>"]
+    cases = mma_trait_cases([SimpleNamespace(atom=sc.mma_atom(n)) for n in names])
+    for name, lay in [("UniversalFMA<float,float,float>", (16, 16, 1)), ("UniversalFMA<float,float,float>", (16, 8, 1)),
+                      ("UniversalFMA<half_t,half_t,half_t>", (8, 8, 2))]:
+        cases.append(tiled_mma_case(name, lay, None))
+        cases.append(fragment_case(name, lay, None, 37, 2))
+    return cases
+
+
 def all_cases():
     cases = seed_cases()
     cases += mma_trait_cases(_catalog_entries()) + gmma_argument_cases()
@@ -138,6 +152,7 @@ def all_cases():
         cases += [tiled_mma_operand_case(DEFECTIVE_A[0], (2, 1, 1), op) for op in "ABC"]
     cases += bad_config_cases() if large() else bad_config_cases()[:3]
     cases += [fragment_case(*c) for c in _fragment_configs()]
+    cases += _universal_fma_cases()
     cases += [tiled_copy_case(*c) for c in _copy_configs()]
     cases += [make_tiled_copy_case(*c) for c in _make_tiled_copy_configs()]
     cases += swizzled_partition_cases()
