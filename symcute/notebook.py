@@ -16,6 +16,8 @@ TiledMMA, MMAAtom         SVG: CuTe's ``print_svg``; Markdown: its print
 TiledCopy                 SVG: its S and D tiles (``report.svg.copy_svg``); Markdown: its print
 Tensor                    Markdown: ``print_tensor``
 Picture                   SVG when it is one (``print_svg``), else its text
+SharedAccess              Markdown: its summary (instruction, wavefronts against the ideal, vector, method)
+SwizzleSynthesis          Markdown: its summary (best, optimal and next swizzles, the unswizzled cost)
 ========================  ============================================================
 
 A picture over the cell limit (``--max-cells``) is left out: the Markdown still shows.
@@ -115,13 +117,22 @@ def _tensor(t: Tensor) -> dict:
         return {MARKDOWN: f"`{t}`"}
 
 
+def _memory(result) -> dict:
+    # SharedAccess / SwizzleSynthesis: their summary rows, escaped (no per-lane arrays)
+    from . import markup
+    rows = "\n".join(f"| {markup.esc(k)} | {markup.esc(v)} |" for k, v in result.summary())
+    return {MARKDOWN: f"**{type(result).__name__}**\n\n| | |\n|---|---|\n{rows}"}
+
+
 def _picture(p) -> dict:
     return {SVG: p.text} if "<svg" in p.text else {MARKDOWN: _code(p.text)}
 
 
 def _renderers() -> list:
+    from .memory.shared import SharedAccess
+    from .memory.synth import SwizzleSynthesis
     from .report.pictures import Picture
-    return [((Layout, ComposedLayout), _layout), (Formula, _formula), (Table, lambda t: {MARKDOWN: t.to_markdown()}),
+    return [((SharedAccess, SwizzleSynthesis), _memory), ((Layout, ComposedLayout), _layout), (Formula, _formula), (Table, lambda t: {MARKDOWN: t.to_markdown()}),
             (Proof, _proof), (Derivation, _derivation), ((TiledMMA, MMAAtom), _mma), (TiledCopy, _copy),
             (Tensor, _tensor), (Picture, _picture)]
 

@@ -149,6 +149,25 @@ class SharedAccess:
         """The 32 lanes' byte addresses of instruction ``k`` of ``warp`` (None: inactive lane)."""
         return [None if a < 0 else int(a) for a in self.lane_addresses[warp, k]]
 
+    def summary(self) -> tuple:
+        """``((what, value), ...)``: the result in a few words (its repr and notebook display), never the
+        per-lane arrays."""
+        counted = self.counter_wavefronts
+        return (("instruction", self.instruction.name),
+                ("accesses", f"{self.warps} warp(s) x {self.instructions_per_warp} instruction(s), {self.threads} "
+                             f"threads"),
+                ("wavefronts", f"{self.wavefronts} (ideal {self.ideal_wavefronts}; {self.conflicts} conflicts; "
+                               f"worst bank {self.ways}-way)"),
+                ("counter", "depends on timing" if counted is None else str(counted)),
+                ("vector", f"{self.vector.bits} bits ({self.vector.values} values; {self.vector.reason})"),
+                ("method", str(getattr(self.method, "value", self.method))))
+
+    def __repr__(self) -> str:
+        verdict = "conflict-free" if self.conflict_free else f"{self.conflicts} conflicts"
+        return (f"SharedAccess({self.instruction.name}: {self.wavefronts} wavefronts, ideal {self.ideal_wavefronts}, "
+                f"{verdict}, worst {self.ways}-way; {self.warps} warp(s) x {self.instructions_per_warp} "
+                f"instruction(s); {self.vector.bits}-bit vectors)")
+
 
 # --- helpers --------------------------------------------------------------------------------------------
 

@@ -136,6 +136,23 @@ class SwizzleSynthesis:
     def is_optimal(self, sw: Swizzle) -> bool:
         return any(c.swizzle == sw for c in self.optimal)
 
+    def summary(self) -> tuple:
+        """``((what, value), ...)``: the synthesis in a few words (its repr and notebook display)."""
+        ideal = sum(self.ideal)
+        rows = [("base", str(self.base)), ("searched", f"{self.searched} swizzles"),
+                ("best", f"{self.best.swizzle}: {self.best.total} wavefronts (ideal {ideal}"
+                         f"{', conflict-free' if self.conflict_free else ''})"),
+                ("optimal", ", ".join(str(c.swizzle) for c in self.optimal)),
+                ("unswizzled", f"{self.unswizzled.total} wavefronts" if self.unswizzled.valid else "refused")]
+        if self.alternatives:
+            rows.append(("next", ", ".join(f"{c.swizzle} ({c.total})" for c in self.alternatives[:4])))
+        rows += [("why not conflict-free", str(r)) for r in self.reasons]
+        return tuple(rows)
+
+    def __repr__(self) -> str:
+        return (f"SwizzleSynthesis(base {self.base}: best {self.best.swizzle} with {self.best.total} wavefronts, "
+                f"ideal {sum(self.ideal)}, unswizzled {self.unswizzled.total}; {self.searched} searched)")
+
 
 def candidates(nbits: int) -> list:
     out = [Swizzle(0, 0, 0)]

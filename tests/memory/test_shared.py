@@ -203,3 +203,24 @@ def test_max_vector_refuses_layouts_with_a_symcute_error():
     with pytest.raises(LayoutError, match="value_bits must be a positive integer"):
         max_vector(bits, "16")
     assert max_vector(bits, 16).values == shared_access(tv, Layout(256), 16).vector.values == 8
+
+
+def test_memory_results_print_a_summary_not_their_arrays():
+    # repr and the notebook display are a few lines of figures computed by the analysis itself
+    from symcute.memory.synth import copy_side, synthesize_swizzle
+    from symcute.notebook import display_data
+    from symcute.recipes.bank import build_copy
+    _, tc = build_copy("SM80_16x8x16_F16F16F16F16_TN", (2, 2, 1), "A", "SM75_U32x4_LDSM_N", "half_t")
+    base = Layout.parse("(32,64):(64,1)")
+    r = bank_conflicts(tc, base)
+    text = repr(r)
+    assert "array" not in text and len(text) < 300
+    assert f"{r.wavefronts} wavefronts, ideal {r.ideal_wavefronts}, {r.conflicts} conflicts" in text
+    md = display_data(r)["text/markdown"]
+    assert f"| wavefronts | {r.wavefronts} (ideal {r.ideal_wavefronts}; {r.conflicts} conflicts; worst bank " \
+           f"{r.ways}-way) |" in md
+    s = synthesize_swizzle(base, [copy_side(tc, base)])
+    assert repr(s).startswith(f"SwizzleSynthesis(base {base}: best {s.best.swizzle} with {s.best.total} wavefronts")
+    assert "| optimal | " + ", ".join(str(c.swizzle).replace("<", "&lt;") for c in s.optimal) + " |" in \
+        display_data(s)["text/markdown"]
+    assert r.wavefronts != r.ideal_wavefronts and s.best.total == sum(s.ideal)   # the seed's conflict and its fix
