@@ -3,6 +3,10 @@
 Each document is a recipe of ``symcute.recipes`` rendered by
 ``symcute.report.markdown``; ``tests/proofs`` regenerates them into a
 temporary folder and fails on any difference from the committed files.
+Beside the documents of each derivation lies ``<stem>.certificates.json``: the certificate of every
+verdict the derivation holds (docs/certificates.md), which ``symcute check`` re-verifies; a verdict the
+format does not state (a contract, a claim of the claim language beyond equal/injective/surjective/
+bijective) is listed under ``not_stated``, never dropped silently.
 """
 
 from __future__ import annotations
@@ -55,16 +59,21 @@ PROOFS = [
 ]
 
 
-def documents():
-    """``(file name, Markdown)`` of every committed proof, in order."""
+def _derivation(recipe, kwargs, cache: dict):
     from .. import recipes
+    kw = recipes.SEED if kwargs == "SEED" else kwargs
+    key = (recipe, repr(sorted(kw.items())))
+    if key not in cache:
+        cache[key] = getattr(recipes, recipe)(**kw)
+    return key
+
+
+def documents(cache=None):
+    """``(file name, Markdown)`` of every committed proof, in order (``cache``: derivations already made)."""
     from . import markdown
-    cache = {}
+    cache = {} if cache is None else cache
     for name, recipe, kwargs, lang in PROOFS:
-        kw = recipes.SEED if kwargs == "SEED" else kwargs
-        key = (recipe, repr(sorted(kw.items())))
-        if key not in cache:
-            cache[key] = getattr(recipes, recipe)(**kw)
+        key = _derivation(recipe, kwargs, cache)
         if lang == "svg":
             from .bank import picture
             yield name, picture(cache[key])
@@ -72,12 +81,68 @@ def documents():
             yield name, markdown(cache[key], lang)
 
 
+def stem(name: str) -> str:
+    """The derivation's part of a document name: ``seed.en.md`` and ``seed.zh.md`` share ``seed``."""
+    return name.split(".")[0]
+
+
+def _proofs(x, depth=0):
+    """Every Proof held in a derivation node's data (records, lists and dicts, walked to a small depth)."""
+    import dataclasses
+    from ..symbolic.proof import Proof
+    if isinstance(x, Proof):
+        yield x
+    elif depth < 6 and dataclasses.is_dataclass(x) and not isinstance(x, type):
+        for f in dataclasses.fields(x):
+            yield from _proofs(getattr(x, f.name), depth + 1)
+    elif depth < 6 and isinstance(x, (list, tuple)):
+        for v in x:
+            yield from _proofs(v, depth + 1)
+    elif depth < 6 and isinstance(x, dict):
+        for v in x.values():
+            yield from _proofs(v, depth + 1)
+
+
+def certificates(derivation) -> str:
+    """The certificate file of a derivation: every verdict's certificate, in graph order, as JSON text."""
+    import json
+    certs, not_stated, seen = [], [], set()
+    for _node, data in derivation.graph.nodes(data=True):
+        for value in data.values():
+            for p in _proofs(value):
+                if id(p) in seen or p.verdict == "unknown":
+                    continue
+                seen.add(id(p))
+                if p.claim is None:
+                    not_stated.append(str(p.statement))
+                else:
+                    certs.append(p.certificate_file())
+    return json.dumps({"certificates": certs, "not_stated": not_stated}, indent=1, ensure_ascii=False) + "\n"
+
+
+def certificate_files(cache=None):
+    """``(file name, JSON)`` of every derivation behind a committed document (one file per stem)."""
+    cache = {} if cache is None else cache
+    done = set()
+    for name, recipe, kwargs, _lang in PROOFS:
+        if stem(name) in done:
+            continue
+        done.add(stem(name))
+        yield f"{stem(name)}.certificates.json", certificates(cache[_derivation(recipe, kwargs, cache)])
+
+
+def file_names() -> list:
+    """Every file regenerate writes: the documents, and one certificate file per derivation."""
+    return [name for name, *_ in PROOFS] + sorted({f"{stem(name)}.certificates.json" for name, *_ in PROOFS})
+
+
 def regenerate(folder) -> list:
     """Write every proof into ``folder`` (created if needed); returns the paths written."""
     from .. import files
     out = files.output_dir(folder)
     written = []
-    for name, text in documents():
+    cache = {}
+    for name, text in list(documents(cache)) + list(certificate_files(cache)):
         path = out / name
         files.write(path, text)   # atomic; a link named like a proof is replaced, not written through
         written.append(str(path))

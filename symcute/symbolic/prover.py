@@ -268,8 +268,9 @@ def prove_right_inverse(L, R=None, limit: int | None = None, labels=("L", "R")) 
     a, b = labels
     statement = Phrase(Statement.RIGHT_INVERSE, a=a, b=b, n=n, L=term_text(L), R=term_text(R))
     C = Compose(L, R)
-    return _prove_equal(C, _identity(n), n, statement, limit, (f"{a}({b}(i))", "i"),
-                        {id(C.outer): a, id(C.inner): b})
+    return with_claim(_prove_equal(C, _identity(n), n, statement, limit, (f"{a}({b}(i))", "i"),
+                        {id(C.outer): a, id(C.inner): b}),
+                      "equal", (C, _identity(n)), n=n)
 
 
 def prove_left_inverse(L, R=None, limit: int | None = None, labels=("L", "R")) -> Proof:
@@ -282,8 +283,9 @@ def prove_left_inverse(L, R=None, limit: int | None = None, labels=("L", "R")) -
     a, b = labels
     statement = Phrase(Statement.LEFT_INVERSE, a=a, b=b, n=n, L=term_text(L), R=term_text(R))
     C = Compose(R, L)
-    return _prove_equal(C, _identity(n), n, statement, limit, (f"{b}({a}(x))", "x"),
-                        {id(C.outer): b, id(C.inner): a})
+    return with_claim(_prove_equal(C, _identity(n), n, statement, limit, (f"{b}({a}(x))", "x"),
+                        {id(C.outer): b, id(C.inner): a}),
+                      "equal", (C, _identity(n)), n=n)
 
 
 def _default_inverse(L, side: str):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import json
+import pathlib
 import random
 from collections import Counter
 
@@ -214,3 +215,15 @@ def test_mutated_certificates_that_no_longer_prove_are_refused(certificates):
           "\naccepted (still a true claim):", dict(accepted_true))
     assert sum(required.values()) > 0.5 * len(certificates)
     assert refused == required
+
+
+def test_every_certificate_of_proofs_is_re_verified():
+    """CI re-checks the committed proofs/ certificates: every one ok (none failed, none left unchecked)."""
+    root = pathlib.Path(__file__).resolve().parents[2] / "proofs"
+    files = sorted(root.glob("*.certificates.json"))
+    results = [r for _p, r in check.check_files(files)]
+    for f in files:
+        for c in json.loads(f.read_text())["certificates"]:
+            jsonschema.validate(c, SCHEMA)
+    assert files and results and [r for r in results if r.status != "ok"] == []
+    assert len(results) >= 60

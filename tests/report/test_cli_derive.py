@@ -101,7 +101,8 @@ def test_regenerate_proofs_option_writes_the_documents(cli, tmp_path, monkeypatc
     from symcute.report import regenerate
     monkeypatch.setattr(regenerate, "PROOFS", regenerate.PROOFS[:2])   # the seed, en and zh
     code, out, _ = cli("derive", "--regenerate-proofs", str(tmp_path / "p"))
-    assert code == 0 and out.split() == [str(tmp_path / "p" / "seed.en.md"), str(tmp_path / "p" / "seed.zh.md")]
+    assert code == 0 and out.split() == [str(tmp_path / "p" / n) for n in
+                                         ("seed.en.md", "seed.zh.md", "seed.certificates.json")]
     assert (tmp_path / "p" / "seed.zh.md").read_text(encoding="utf-8") == markdown(derive_retile(**SEED), "zh")
 
 
