@@ -337,7 +337,8 @@ class Reason(_Term):
     ZERO_STRIDE = "digit {digit} (extent {extent}) has stride 0: a broadcast"
     SAME_VALUE = "{digit}=1 and {other}={k} give the same value"
     CANCEL = "{other}={k} and {digit}=1 cancel"
-    COLLISION_FOUND = "two inputs with the same value (found by ISL)"
+    COLLISION_FOUND = "two inputs with the same value (found by an exact back-end)"
+    NOT_REPRODUCED = "{backend}'s counterexample ({what}) did not reproduce ({check}): no counterexample is shown"
     COLLISION = "two inputs with the same value"
     NO_CHAIN = "the sorted strides do not form a chain and no simple collision exists"
     # surjectivity, bijectivity
@@ -363,8 +364,8 @@ class Reason(_Term):
     F2_CONSTANTS_DIFFER = "the constants differ ({lhs} vs {rhs})"
     F2_BIT_DIFFERS = "index bit {bit} flips different offset bits on the two sides"
     # images
-    MEET = "a({x}) = b({y}) = {value}"
-    NOT_IN_B = "no index of b maps to a({x}) = {value}"
+    MEET = "{a}({x}) = {b}({y}) = {value}"
+    NOT_IN_B = "no index of {b} maps to {value} = {a}({x})"
     SAME_FUNCTION_SUBDOMAIN = "a and b are the same function on [0, {na}) and {na} <= {nb}"
     # the claim language
     WHOLE_INJECTIVE = "{a} is injective on its whole domain [0, {size}), which contains [0, {n})"

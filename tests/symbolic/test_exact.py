@@ -160,3 +160,30 @@ def test_isl_disjoint_returns_the_meeting_pair():
     a, b = parse_layout("Sw<3,2,-4> o 5 o (8,8192):(-8,-4)"), core.ComposedLayout(Layout(4194304, 1), -1, Layout(4, 1))
     holds, (x, y), _ = exact._bounded(isl_backend.image_relation, (a, a.size(), b, b.size(), "disjoint"), 60)
     assert not holds and a(x) == b(y)
+
+
+def test_a_missing_value_that_does_not_reproduce_is_never_shown(monkeypatch):
+    # every counterexample is re-checked whatever the size (the missing value of coverage was re-checked
+    # only up to 2^12 inputs); one that does not reproduce gives "unknown", with the reason
+    from symcute.symbolic import claims
+    T = sym.Compose(Layout(16384, -1), parse_layout("Sw<1,0,1> o 0 o 8192:-1"))
+    monkeypatch.setitem(exact._ISL, "covers", lambda L, s, n: (False, 1, "a lying back-end"))
+    p = sym.is_surjective(T, 8192, limit=0)
+    assert p.verdict == "unknown" and "did not reproduce" in str(p.reason) and not p.counterexample
+    monkeypatch.setitem(exact._ISL, "subset", lambda a, na, b, nb, a_from=0: (False, 3, "a lying back-end"))
+    monkeypatch.setattr(claims, "_absent_value", lambda *args: None)
+    big = Layout(1 << 21, 1)
+    p = claims.image_contains(big, Layout(1 << 20, 2), limit=0)
+    assert p.verdict == "unknown" and "did not reproduce" in str(p.reason)
+    monkeypatch.setitem(exact._Z3, "disjoint", lambda a, na, b, nb, a_from=0: (False, (0, 5), "a lying back-end"))
+    p = claims.images_disjoint(big, Layout(1 << 20, 2), limit=0)
+    assert p.verdict == "unknown" and "did not reproduce" in str(p.reason)
+
+
+def test_image_reasons_name_the_layouts():
+    from symcute.symbolic import claims
+    # 'prove contains "4:3" "(4,4):(1,2)"' said "no index of b maps to a(1) = 1": b was the first argument
+    p = claims.image_contains(Layout(4, 3), Layout((4, 4), (1, 2)))
+    assert p.refuted and str(p.reason) == "no index of 4:3 maps to 1 = (4,4):(1,2)(1)"
+    p = claims.images_disjoint(Layout(4, 3), Layout(4, 2))
+    assert p.refuted and str(p.reason) == "4:3(0) = 4:2(0) = 0"
