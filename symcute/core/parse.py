@@ -186,7 +186,10 @@ class Reader:
         return (self.at("Sw") or self.at("S")) and self.peek_at(1).text == "<"
 
     def layout(self):
-        """Layout := Swizzle 'o' Offset 'o' Layout | IntTuple [':' IntTuple]."""
+        """Layout := Swizzle 'o' Offset 'o' Layout | Plain ['o' Offset 'o' Layout]; Plain := IntTuple [':' IntTuple].
+
+        A plain layout before ``o`` is the outer function of a ComposedLayout, as CuTe prints
+        ``composition(A, O, B)`` for any A (layout_composed.hpp: ``A o O o B``)."""
         if self.at_swizzle():
             self.next()
             self.expect("<")
@@ -205,10 +208,20 @@ class Reader:
             self.leave()
             return ComposedLayout(outer, offset, inner)
         shape = self.int_tuple()
-        if self.accept(":"):
-            stride = self.int_tuple(allow_basis=True)
-            return Layout(shape, stride)
-        return Layout(shape)
+        plain = Layout(shape, self.int_tuple(allow_basis=True)) if self.accept(":") else Layout(shape)
+        return self.composed_tail(plain)
+
+    def composed_tail(self, outer):
+        """``outer`` itself, or ``outer o Offset o Layout`` (a ComposedLayout) when ``o`` follows."""
+        if not self.at("o"):
+            return outer
+        self.next()
+        offset = self.int_tuple()
+        self.expect("o")
+        self.enter()
+        inner = self.layout()
+        self.leave()
+        return ComposedLayout(outer, offset, inner)
 
     def value(self):
         """Value := '_' | Layout | '(' [Value (',' Value)*] ')' [':' IntTuple]: a tiler, coordinate or shape as printed."""

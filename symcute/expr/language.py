@@ -10,6 +10,7 @@ Grammar (read by symcute's own reader; nothing is ever passed to an evaluator)::
               | '(' [expr (',' expr)*] ')' [':' strides]     tuple, or layout literal shape:stride
               | INT ':' strides                             rank-1 layout literal
               | 'Sw' '<' B ',' M ',' S '>' 'o' INT 'o' expr  swizzle-composed layout literal
+              | layout 'o' INT 'o' expr                      composed layout literal, outer a layout
               | NAME                                         variable (--let), '_', or a type name
     args     := [arg (',' arg)*]
     arg      := expr | NAME '=' expr                         keyword argument (calls only): injective(L, domain=64)
@@ -221,7 +222,7 @@ def _primary(r: Reader):
         node = _int_expr(r)
         if r.at(":"):
             r.next()
-            return _cute_notation(r, start, ("layout", node, _stride_tuple(r)))
+            return _composed(r, _cute_notation(r, start, ("layout", node, _stride_tuple(r))))
         return node
     if t.kind == "name" and t.text == "Sw" and r.peek_at(1).text == "<":
         return ("literal", r.layout())
@@ -233,7 +234,7 @@ def _primary(r: Reader):
         if r.at(":"):
             r.next()
             node = ("layout", node, _stride_tuple(r))
-            return _cute_notation(r, start, node)
+            return _composed(r, _cute_notation(r, start, node))
         return node
     if t.kind == "name":
         r.next()
@@ -253,6 +254,17 @@ def _primary(r: Reader):
             return ("typename", name, targs, t.pos)
         return ("name", name, t.pos)
     r.fail("expected an expression")
+
+
+def _composed(r: Reader, outer):
+    """``outer``, or the ComposedLayout literal ``outer o OFFSET o LAYOUT`` (CuTe's print of a composition
+    whose outer function is a layout; the API's ComposedLayout(A, O, B) with A a layout)."""
+    if not (r.at("o") and (r.peek_at(1).kind == "int" or r.peek_at(1).text == "(")):
+        return outer
+    r.next()
+    offset = r.int_tuple()
+    r.expect("o")
+    return ("composed", outer, offset, r.layout())
 
 
 def _stride_tuple(r: Reader):
@@ -384,6 +396,8 @@ def _eval(node, env: dict, depth: int, budget: _Budget):
         return budget.charge(node[1])
     if kind == "tuple":
         return tuple(ev(x) for x in node[1])
+    if kind == "composed":
+        return ComposedLayout(ev(node[1]), budget.charge(node[2]), node[3])
     if kind == "cute_layout":   # CuTe's own notation: core keeps its static and run-time integers apart
         return budget.charge(Layout.parse(node[1]))
     if kind == "layout":
