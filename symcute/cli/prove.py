@@ -25,6 +25,20 @@ CLAIMS = {
 
 FORALL = ("equal", "injective", "contiguous", "aligned")
 
+# The options each keyword reads (an option given to a keyword that does not read it is refused, never
+# ignored: `prove contiguous L --domain N` was silently the claim on the whole domain).
+OPTIONS = {
+    "inverse": ("right-inverse", "left-inverse"),
+    "cotarget": ("surjective", "bijective"),
+    "domain": ("injective", "surjective", "bijective", "equal", "disjoint", "contains", "contiguous", "aligned"),
+    "domain_b": ("disjoint", "contains"),
+    "forall": FORALL,
+    "step": ("contiguous",),
+    "alignment": ("aligned",),
+    "width": ("vector",),
+    "align": ("vector",),
+}
+
 
 def register(sub) -> None:
     p = sub.add_parser("prove", help="prove or refute a layout identity (exit 0 proved, 1 refuted, 3 unknown)",
@@ -43,7 +57,7 @@ def register(sub) -> None:
     p.add_argument("--forall", metavar="AXES",
                    help="for every value of these sub-axes (comma-separated names or prefixes such as t, or mode "
                         "indices): equal, injective, contiguous, aligned")
-    p.add_argument("--step", type=int, default=1, metavar="S", help="the step of a contiguous claim (default 1)")
+    p.add_argument("--step", type=int, metavar="S", help="the step of a contiguous claim (default 1)")
     p.add_argument("--alignment", type=int, metavar="A", help="the alignment of an aligned claim")
     p.add_argument("--width", type=int, metavar="W", help="values per vector (vector)")
     p.add_argument("--align", type=int, metavar="A", help="vector alignment in elements (default the width)")
@@ -84,6 +98,10 @@ def _expression(args, lim):
     if args.layouts:
         raise ParseError(f"prove {args.claim!r}: a claim expression takes no further layouts (bind them with "
                          f"--let), got {len(args.layouts)}")
+    given = [o for o in OPTIONS if getattr(args, o) is not None]
+    if given:
+        raise ParseError(f"prove {args.claim!r}: --{given[0].replace('_', '-')} is an option of the claim keywords; "
+                         f"a claim expression states it as an argument (injective(L, domain=64))")
     v = evaluate_named(args.claim, args.let, args.name)
     if isinstance(v, Proof):
         return v
@@ -111,8 +129,10 @@ def _keyword(args, lim):
     want = 2 if k in ("equal", "disjoint", "contains", "vector") else 1
     if len(args.layouts) != want:
         raise ParseError(f"prove {k} takes {want} layout{'s' if want > 1 else ''}, got {len(args.layouts)}")
-    if args.forall is not None and k not in FORALL:
-        raise ParseError(f"prove {k}: --forall takes only {', '.join(FORALL)} claims")
+    for option, takers in OPTIONS.items():
+        if getattr(args, option) is not None and k not in takers:
+            raise ParseError(f"prove {k}: --{option.replace('_', '-')} is not an option of {k} (it is one of "
+                             f"{', '.join(takers)})")
     L = value(args.layouts[0], args.names)
     if k in ("right-inverse", "left-inverse"):
         R = value(args.inverse) if args.inverse else None
@@ -124,17 +144,9 @@ def _keyword(args, lim):
         raise ParseError("prove aligned needs --alignment A")
     if k == "vector" and args.width is None:
         raise ParseError("prove vector needs --width W")
-    if args.forall is None and args.domain is None:   # the prover's own entry points, as before the claim language
-        if k == "equal":
-            return sym.prove(L, value(args.layouts[1]), limit=lim)
-        if k == "injective":
-            return sym.is_injective(L, limit=lim)
-        if k == "surjective":
-            return sym.is_surjective(L, args.cotarget, limit=lim)
-        if k == "bijective":
-            return sym.is_bijective(L, args.cotarget, limit=lim)
-    if k == "equal" and args.forall is None:
-        return sym.prove(L, value(args.layouts[1]), domain=args.domain, limit=lim)
+    # every keyword states a claim of the claim language, decided by prove_claim: the one path that
+    # 'prove "injective(L)"', calc's prove(...) and the Python API reach too
+    step = 1 if args.step is None else args.step
     make = {
         "injective": lambda: C.injective(L, args.domain),
         "surjective": lambda: C.surjective(L, args.cotarget, args.domain),
@@ -142,8 +154,8 @@ def _keyword(args, lim):
         "equal": lambda: C.equal(L, value(args.layouts[1]), args.domain),
         "disjoint": lambda: C.disjoint(L, value(args.layouts[1]), args.domain, args.domain_b),
         "contains": lambda: C.contains(L, value(args.layouts[1]), args.domain, args.domain_b),
-        "contiguous": lambda: C.contiguous(L, args.step),
-        "aligned": lambda: C.aligned(L, args.alignment),
+        "contiguous": lambda: C.contiguous(L, step, args.domain),
+        "aligned": lambda: C.aligned(L, args.alignment, args.domain),
         "vector": lambda: C.vector(L, value(args.layouts[1]), args.width, args.align),
     }
     claim = make[k]()

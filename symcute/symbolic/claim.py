@@ -239,18 +239,8 @@ def prove_claim(claim: Claim, limit: int | None = None) -> Proof:
     if not isinstance(claim, Claim):
         raise SymcuteError(f"prove_claim: {_show(claim)} is not a claim")
     from . import exact
-    from .limits import exhaustive_limit
-    if _inputs(claim) <= min(CHEAP_ENUMERATION, exhaustive_limit(limit)):
-        # enumeration decides this domain in well under a second: the exact back-ends get a short bound
-        with exact.time_budget(CHEAP_Z3_MS, CHEAP_ISL_SECONDS):
-            return _decide(claim, limit)
-    return _decide(claim, limit)
-
-
-# Domains up to this many inputs are cheap to enumerate (numpy): there Z3 and ISL are bounded by
-# CHEAP_Z3_MS / CHEAP_ISL_SECONDS, so that a question they find hard falls to enumeration quickly.
-CHEAP_ENUMERATION = 1 << 20
-CHEAP_Z3_MS, CHEAP_ISL_SECONDS = 1000, 2.0
+    with exact.cheap_budget(_inputs(claim), limit):   # enumeration decides a small domain: solvers bounded short
+        return _decide(claim, limit)
 
 
 def _inputs(claim: Claim) -> int:
@@ -293,7 +283,7 @@ def _decide(claim: Claim, limit) -> Proof:
     L = whole if n is None else Compose(whole, _identity(n))
     if k == "injective":
         if n is not None:   # injective on the whole domain is injective on every part of it
-            with exact.time_budget(CHEAP_Z3_MS, CHEAP_ISL_SECONDS):
+            with exact.time_budget(exact.CHEAP_Z3_MS, exact.CHEAP_ISL_SECONDS):
                 p = prover.is_injective(whole, limit=0)
             if p.proved:
                 return Proof(Phrase(Statement.INJECTIVE, a=term_text(L), n=n), "proved", p.method, p.certificate,
@@ -301,7 +291,7 @@ def _decide(claim: Claim, limit) -> Proof:
         return prover.is_injective(L, limit)
     if k == "surjective":
         if n is not None:   # a value the whole domain never takes is not taken on a part of it either
-            with exact.time_budget(CHEAP_Z3_MS, CHEAP_ISL_SECONDS):
+            with exact.time_budget(exact.CHEAP_Z3_MS, exact.CHEAP_ISL_SECONDS):
                 p = prover.is_surjective(whole, o("onto"), limit=0)
             if p.refuted and "missing value" in (p.counterexample or {}):
                 return Proof(Phrase(Statement.SURJECTIVE, a=term_text(L), size=n, n=o("onto")), "refuted",
@@ -309,30 +299,12 @@ def _decide(claim: Claim, limit) -> Proof:
                              reason=Phrase(Reason.ON_WHOLE_DOMAIN, why=p.reason, size=size_of(whole), n=n))
         return prover.is_surjective(L, o("onto"), limit)
     if k == "bijective":
-        out = _outside(L, o("onto") or size_of(L))
-        if out is not None:
-            return out
         return prover.is_bijective(L, o("onto"), limit)
     from .blocks import each_block
     size = size_of(L)
     statement = (Phrase(Statement.CONTIGUOUS, a=term_text(L), step=o("step"), n=size) if k == "contiguous" else
                  Phrase(Statement.ALIGNED, a=term_text(L), alignment=o("alignment")))
     return each_block(k, L, size, size, statement, step=o("step", 1), alignment=o("alignment", 1), limit=limit)
-
-
-def _outside(L, onto: int, tries: int = 64):
-    """A refutation of bijectivity onto ``[0, onto)`` from a value outside it at a probed input, or None."""
-    import random
-    n = size_of(L)
-    rng = random.Random(n * 7919 + onto)
-    probes = [0, n - 1] + [(1 << e) - 1 for e in range(1, n.bit_length()) if (1 << e) <= n] + \
-             [rng.randrange(n) for _ in range(tries)]
-    for x in probes:
-        v = evaluate(L, x)
-        if not 0 <= v < onto:
-            return Proof(Phrase(Statement.BIJECTIVE, a=term_text(L), size=n, n=onto), "refuted", "probe", None,
-                         {Key.INDEX: x, Key.VALUE: v}, reason=Phrase(Reason.VALUE_OUTSIDE, index=x, value=v, n=onto))
-    return None
 
 
 def _identity(n: int) -> Layout:

@@ -1,7 +1,9 @@
-"""The exact back-ends in the order the prover asks them: Z3 for existential claims, then ISL.
+"""The exact back-ends in the order the prover asks them: probing, then Z3 for existential claims, then ISL.
 
 ``decide(question, *args)`` returns ``(holds, witness, evidence, method)`` from the
-first back-end that decides (``method`` is ``"z3"`` or ``"isl"``), or
+first back-end that decides (``method`` is ``"probe"``: a refutation found by
+evaluating with core at cheap inputs, :mod:`symcute.symbolic.probe`; ``"z3"`` or
+``"isl"``), or
 ``(None, None, why none did, "none")`` (why: a :class:`~symcute.symbolic.vocabulary.Phrase`; a
 decided query's evidence is the back-end's own text).  Z3 answers within its
 own timeout; ISL has no reliable interrupt (its operation bound does not cover
@@ -15,7 +17,7 @@ from __future__ import annotations
 import contextlib
 import os
 
-from . import isl_backend, z3_backend
+from . import isl_backend, probe, z3_backend
 from .. import environment
 from .vocabulary import Phrase, Reason
 
@@ -75,9 +77,29 @@ def time_budget(z3_ms: int, isl_seconds: float):
         z3_backend.TIMEOUT_MS, ISL_SECONDS = old
 
 
+# Domains up to this many inputs are cheap to enumerate (numpy): there Z3 and ISL are bounded by
+# CHEAP_Z3_MS / CHEAP_ISL_SECONDS, so that a question they find hard falls to enumeration quickly.
+CHEAP_ENUMERATION = 1 << 20
+CHEAP_Z3_MS, CHEAP_ISL_SECONDS = 1000, 2.0
+
+
+def cheap_budget(n: int, limit=None):
+    """The short solver bound for a claim of at most ``n`` inputs when enumeration decides it cheaply (``n``
+    within :data:`CHEAP_ENUMERATION` and the exhaustive limit), else no bound: one policy for every entry
+    point (the prover's functions and ``prove_claim``), so every spelling of a claim gets the same answer."""
+    from .limits import exhaustive_limit
+    if n <= min(CHEAP_ENUMERATION, exhaustive_limit(limit)):
+        return time_budget(CHEAP_Z3_MS, CHEAP_ISL_SECONDS)
+    return contextlib.nullcontext()
+
+
 def decide(question: str, *args):
     if not ENABLED:
         return None, None, Phrase(Reason.EXACT_OFF), "none"
+    args = tuple(_plain(a) for a in args)
+    refuted = probe.refute(question, args)   # before any solver: a refutation at a cheap input, or None
+    if refuted is not None:
+        return False, refuted[0], refuted[1], "probe"
     modes = sum(_modes(a) for a in args)
     if modes > MAX_MODES:
         return None, None, Phrase(Reason.TOO_MANY_MODES, modes=modes, limit=MAX_MODES), "none"
@@ -104,6 +126,19 @@ def decide(question: str, *args):
     for note in notes[1:]:
         why = Phrase(Reason.BOTH, first=why, second=note)
     return None, None, why, "none"
+
+
+def _plain(x):
+    """A named formula as the core value it evaluates (the encoders take layouts, swizzles, composed layouts
+    and Compose terms): every spelling of a term reaches the same query."""
+    from .formula import Formula
+    from .linear import Compose
+    from .swizzled import SwizzledFormula
+    if isinstance(x, (Formula, SwizzledFormula)):
+        return x.layout
+    if isinstance(x, Compose):
+        return Compose(_plain(x.outer), _plain(x.inner))
+    return x
 
 
 def _die_with_parent(parent_pid: int) -> None:

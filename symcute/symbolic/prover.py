@@ -30,7 +30,7 @@ from ..core.composed import ComposedLayout
 from ..core.layout import Layout
 from ..core.swizzle import Swizzle
 from ..errors import SymcuteError
-from . import exact, exhaustive, prover_f2
+from . import exact, exhaustive, probe, prover_f2
 from .formula import Formula, formula
 from .limits import HOW_TO_CHANGE, exhaustive_limit
 from .linear import Compose, NotLinear, as_term, coalesce_digits, common_rows, evaluate, linearize, reason_of, \
@@ -58,7 +58,7 @@ def _exact(question: str, *args):
 
 def _exact_certificate(evidence: str, what: Phrase, method: str) -> Certificate:
     return Certificate(method, Table([Column.EXACT_QUERY, Column.RESULT], [[what, evidence]]),
-                       (Phrase(Condition.EXACT_ENCODING),))
+                       (Phrase(Condition.PROBED_INPUTS if method == Method.PROBE else Condition.EXACT_ENCODING),))
 
 
 def _over_limit(why, n: int, lim: int, items: bool = False) -> Phrase:
@@ -103,7 +103,8 @@ def prove(lhs, rhs=None, domain: int | None = None, limit: int | None = None, la
     else:
         n = _check_domain(domain)
     statement = Phrase(Statement.EQUAL, a=sa, b=sb, n=n)
-    return with_claim(_prove_equal(lhs, rhs, n, statement, limit, (la, lb)), "equal", (lhs, rhs), n=n)
+    with exact.cheap_budget(n, limit):
+        return with_claim(_prove_equal(lhs, rhs, n, statement, limit, (la, lb)), "equal", (lhs, rhs), n=n)
 
 
 def _unless_f2(proof, fallback) -> Proof:
@@ -268,9 +269,10 @@ def prove_right_inverse(L, R=None, limit: int | None = None, labels=("L", "R")) 
     a, b = labels
     statement = Phrase(Statement.RIGHT_INVERSE, a=a, b=b, n=n, L=term_text(L), R=term_text(R))
     C = Compose(L, R)
-    return with_claim(_prove_equal(C, _identity(n), n, statement, limit, (f"{a}({b}(i))", "i"),
-                        {id(C.outer): a, id(C.inner): b}),
-                      "equal", (C, _identity(n)), n=n)
+    with exact.cheap_budget(n, limit):
+        return with_claim(_prove_equal(C, _identity(n), n, statement, limit, (f"{a}({b}(i))", "i"),
+                            {id(C.outer): a, id(C.inner): b}),
+                          "equal", (C, _identity(n)), n=n)
 
 
 def prove_left_inverse(L, R=None, limit: int | None = None, labels=("L", "R")) -> Proof:
@@ -283,9 +285,10 @@ def prove_left_inverse(L, R=None, limit: int | None = None, labels=("L", "R")) -
     a, b = labels
     statement = Phrase(Statement.LEFT_INVERSE, a=a, b=b, n=n, L=term_text(L), R=term_text(R))
     C = Compose(R, L)
-    return with_claim(_prove_equal(C, _identity(n), n, statement, limit, (f"{b}({a}(x))", "x"),
-                        {id(C.outer): b, id(C.inner): a}),
-                      "equal", (C, _identity(n)), n=n)
+    with exact.cheap_budget(n, limit):
+        return with_claim(_prove_equal(C, _identity(n), n, statement, limit, (f"{b}({a}(x))", "x"),
+                            {id(C.outer): b, id(C.inner): a}),
+                          "equal", (C, _identity(n)), n=n)
 
 
 def _default_inverse(L, side: str):
@@ -296,7 +299,14 @@ def _default_inverse(L, side: str):
     if isinstance(L, (ComposedLayout, Swizzle)):  # CuTe's own inverse of a swizzled layout (core's value)
         from ..core.inverse import left_inverse, right_inverse
         return right_inverse(L) if side == "right" else left_inverse(L)
-    return ops.right_inverse(L) if side == "right" else ops.left_inverse(L)
+    try:
+        return ops.right_inverse(L) if side == "right" else ops.left_inverse(L)
+    except SymcuteError:
+        # CuTe's value has no formula (left_inverse(4:-1) is (-1,4):(0,1), an extent -1): prove with core's
+        # value itself (a refusal of CuTe's, such as its divisibility condition, is raised again here)
+        from ..core.inverse import left_inverse, right_inverse
+        layout = L.layout if isinstance(L, Formula) else L
+        return right_inverse(layout) if side == "right" else left_inverse(layout)
 
 
 def _identity(n: int) -> Layout:
@@ -308,7 +318,8 @@ def _identity(n: int) -> Layout:
 def is_injective(L, limit: int | None = None) -> Proof:
     """``L(x) != L(y)`` for all distinct ``x, y < size(L)``."""
     L = as_term(L)
-    return with_claim(_is_injective(L, limit), "injective", (L,), n=size_of(L))
+    with exact.cheap_budget(size_of(L), limit):
+        return with_claim(_is_injective(L, limit), "injective", (L,), n=size_of(L))
 
 
 def _is_injective(L, limit) -> Proof:
@@ -378,7 +389,8 @@ def _exhaustive_injective(L, n, statement, why, limit) -> Proof:
             cert = _exact_certificate(evidence, Phrase(Query.EQUAL_PAIRS), method)
             if holds:
                 return Proof(statement, Verdict.PROVED, method, cert, reason=why)
-            p = _collision(L, statement, pair[0], pair[1], Phrase(Reason.COLLISION_FOUND), None, cert)
+            found = Reason.COLLISION_FOUND if method == Method.ISL else Reason.COLLISION   # the method says who
+            p = _collision(L, statement, pair[0], pair[1], Phrase(found), None, cert)
             return Proof(p.statement, p.verdict, method, cert, p.counterexample, p.reason)
         why = Phrase(Reason.EXACT_UNDECIDED, why=why, evidence=evidence)
     if n > lim:
@@ -397,7 +409,8 @@ def is_surjective(L, n: int, limit: int | None = None) -> Proof:
     """Every ``y`` in ``[0, n)`` is ``L(x)`` for some ``x < size(L)``."""
     L = as_term(L)
     n = _check_domain(n)
-    return with_claim(_is_surjective(L, n, limit), "surjective", (L,), size=size_of(L), onto=n)
+    with exact.cheap_budget(max(size_of(L), n), limit):
+        return with_claim(_is_surjective(L, n, limit), "surjective", (L,), size=size_of(L), onto=n)
 
 
 def _is_surjective(L, n: int, limit) -> Proof:
@@ -496,7 +509,8 @@ def is_bijective(L, n: int | None = None, limit: int | None = None) -> Proof:
     L = as_term(L)
     size = size_of(L)
     n = size if n is None else _check_domain(n)
-    return with_claim(_is_bijective(L, size, n, limit), "bijective", (L,), size=size, onto=n)
+    with exact.cheap_budget(max(size, n), limit):
+        return with_claim(_is_bijective(L, size, n, limit), "bijective", (L,), size=size, onto=n)
 
 
 def _is_bijective(L, size: int, n: int, limit) -> Proof:
@@ -505,6 +519,15 @@ def _is_bijective(L, size: int, n: int, limit) -> Proof:
         digits = linearize(L, size)
     except NotLinear:
         digits = None
+        out = probe.refute("inside", (L, size, n))   # a value outside the target at a cheap input refutes
+        if out is not None:
+            x, evidence = out
+            v = evaluate(L, x)
+            if 0 <= v < n:
+                raise AssertionError(f"probe: value {v} at {x} is inside [0, {n})")
+            cert = _exact_certificate(evidence, Phrase(Query.OUTSIDE_TARGET, n=n), Method.PROBE)
+            return Proof(statement, Verdict.REFUTED, Method.PROBE, cert, {Key.INDEX: x, Key.VALUE: v},
+                         reason=Phrase(Reason.VALUE_OUTSIDE, index=x, value=v, n=n))
         f2 = prover_f2.bijective(L, size, n, statement, limit)
         if f2 is not None:
             return f2
@@ -525,9 +548,10 @@ def _is_bijective(L, size: int, n: int, limit) -> Proof:
         return Proof(statement, sur.verdict, sur.method, sur.certificate, sur.counterexample,
                      reason=Phrase(Reason.NOT_ONTO, why=sur.reason) if sur.refuted else sur.reason)
     if digits is None:  # the image bound was not checked symbolically
-        holds, x, _evidence, _method = _exact("inside", L, size, n)
+        holds, x, _evidence, method = _exact("inside", L, size, n)
         if holds is False:
-            return _outside(L, statement, x, Phrase(Reason.OUTSIDE_FOUND), n)
+            return _outside(L, statement, x, Phrase(Reason.OUTSIDE_FOUND if method == Method.ISL else Reason.OUTSIDE),
+                            n)
         if holds is None:
             if size > exhaustive_limit(limit):
                 return Proof(statement, Verdict.UNKNOWN, Method.NONE,

@@ -47,6 +47,7 @@ class Method(_Term):
     CHAIN = "chain"              # the sorted-stride chain (injectivity, surjectivity)
     GF2 = "gf2"                  # linear algebra over GF(2)
     EXHAUSTIVE = "exhaustive"    # every input evaluated
+    PROBE = "probe"              # a failing input found by evaluating with core at cheap inputs (no solver)
     Z3 = "z3"
     ISL = "isl"
     ARITHMETIC = "arithmetic"    # a closed-form argument on the integers (contracts)
@@ -472,6 +473,8 @@ class Condition(_Term):
     # blocks
     PROBED = ("a failing input found by evaluating G with core at the block starts 0, 1, 2, 4, ... and the "
               "in-block steps 1, 2, 4, ..., m-1")
+    PROBED_INPUTS = ("the witness was found by evaluating with core at cheap inputs (each digit at 1 and at its "
+                     "extent-1, the index's powers of two, place values, seeded random inputs); no solver was asked")
     EXACT_BLOCKS = "G is CuTe's evaluation written exactly in integer arithmetic; every witness is re-evaluated with core"
     BLOCK_STEP = ("G(k*{m} + j) - G(k*{m}) is the in-block part sum(c*x) = {step}*j iff every in-block coefficient "
                   "is {step} times its weight")
@@ -496,6 +499,7 @@ class Query(_Term):
     COMMON_VALUE = "a common value"
     VALUE_NOT_IN_B = "a value b never takes"
     OUTSIDE_B = "a value of a outside b's image"
+    OUTSIDE_TARGET = "a value outside [0, {n})"
     FAILING_BLOCK = "a block where {kind} fails"
     BLOCK_STARTS_AND_STEPS = "block starts and unit steps"
 

@@ -229,7 +229,7 @@ def test_a_contract_names_cutes_value_and_its_claim_as_data():
     assert back.statement.kind is Statement.CONTRACT and back.statement.args["claim"].args == {"n": 32, "B": "(2,16):(1,2)"}
 
 
-def test_an_exact_query_is_a_phrase_in_its_certificate_and_reads_back():
+def test_an_exact_query_is_a_phrase_in_its_certificate_and_reads_back(solvers_only):
     p = claims.images_disjoint(Layout(1 << 20, 2), Layout(1 << 20, 2))
     assert p.refuted and p.method is Method.Z3
     query = p.certificate.table.rows[0][0]

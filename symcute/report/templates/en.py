@@ -20,6 +20,7 @@ TEXT = {
     "method_name_chain": "chain",
     "method_name_gf2": "gf2",
     "method_name_exhaustive": "exhaustive",
+    "method_name_probe": "probe",
     "method_name_z3": "z3",
     "method_name_isl": "isl",
     "method_name_arithmetic": "arithmetic",

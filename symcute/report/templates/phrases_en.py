@@ -221,6 +221,9 @@ PHRASES = {
     Condition.PROBED: (
         'a failing input found by evaluating G with core at the block starts 0, 1, 2, 4, ... and the in-block '
         'steps 1, 2, 4, ..., m-1'),
+    Condition.PROBED_INPUTS: (
+        "the witness was found by evaluating with core at cheap inputs (each digit at 1 and at its extent-1, the "
+        "index's powers of two, place values, seeded random inputs); no solver was asked"),
     Condition.EXACT_BLOCKS: (
         "G is CuTe's evaluation written exactly in integer arithmetic; every witness is re-evaluated with core"),
     Condition.BLOCK_STEP: (
@@ -249,6 +252,7 @@ PHRASES = {
     Query.COMMON_VALUE: 'a common value',
     Query.VALUE_NOT_IN_B: 'a value b never takes',
     Query.OUTSIDE_B: "a value of a outside b's image",
+    Query.OUTSIDE_TARGET: 'a value outside [0, {n})',
     Query.FAILING_BLOCK: 'a block where {kind} fails',
     Query.BLOCK_STARTS_AND_STEPS: 'block starts and unit steps',
 }

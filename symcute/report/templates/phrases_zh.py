@@ -176,6 +176,7 @@ PHRASES = {
     Condition.F2_INJECTIVE: 'rank M = {k}：单射',
     Condition.F2_ONTO: '像的陪集包含 [0, {n})，且有 {size} = {n} 个元素，所以它就是 [0, {n})',
     Condition.F2_EQUAL: '两边在 [0, {top}) ⊇ [0, {n}) 上都是 F2 仿射的：当且仅当每一列与常数项都相同时两边相等',
+    Condition.PROBED_INPUTS: '在廉价输入处（每个数位取 1 和其范围减 1、下标的 2 的幂、位值、带种子的伪随机输入）用 core 求值找到反例；未调用求解器',
     Condition.PROBED: '在块起点 0, 1, 2, 4, ... 和块内步长 1, 2, 4, ..., m-1 处用 core 计算 G，找到一个失败的输入',
     Condition.EXACT_BLOCKS: 'G 是 CuTe 求值的精确整数算术表示；每个见证都用 core 重新求值',
     Condition.BLOCK_STEP: 'G(k*{m} + j) - G(k*{m}) 是块内部分 sum(c*x)，它等于 {step}*j 当且仅当每个块内系数都是其权重的 {step} 倍',
@@ -193,6 +194,7 @@ PHRASES = {
     Query.COMMON_VALUE: '一个公共值',
     Query.VALUE_NOT_IN_B: 'b 从不取到的一个值',
     Query.OUTSIDE_B: 'a 的一个不在 b 的像中的值',
+    Query.OUTSIDE_TARGET: '一个在 [0, {n}) 之外的值',
     Query.FAILING_BLOCK: '{kind} 不成立的一个块',
     Query.BLOCK_STARTS_AND_STEPS: '块起点与单位步长',
 }

@@ -20,6 +20,7 @@ TEXT = {
     "method_name_chain": "stride 链",
     "method_name_gf2": "GF(2) 线性代数",
     "method_name_exhaustive": "穷举",
+    "method_name_probe": "探测",
     "method_name_z3": "z3",
     "method_name_isl": "isl",
     "method_name_arithmetic": "算术",
