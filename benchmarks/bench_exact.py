@@ -33,9 +33,10 @@ from symcute.symbolic import exact
 SIZES = (24, 32, 40)
 
 
-def case(k: int, rng: random.Random):
-    """A layout of about 2^k inputs, its right inverse, and a swapped-stride wrong inverse that carries."""
-    for _ in range(200):
+def carrying_swaps(k: int, rng: random.Random, tries: int = 200):
+    """Layouts of about 2^k inputs, each with its right inverse and a swapped-stride wrong inverse that
+    carries (refinement alone leaves ``L(W(i)) == i`` open): ``(L, R, W)``, from ``tries`` draws."""
+    for _ in range(tries):
         shape = [5, 1 << (k - 5), 6]
         rng.shuffle(shape)
         L = core.make_ordered_layout(tuple(shape), tuple(rng.sample(range(3), 3)))
@@ -52,8 +53,15 @@ def case(k: int, rng: random.Random):
         finally:
             exact.set_enabled(old)
         if before.verdict == "unknown":
-            return L, R, W
-    raise RuntimeError(f"no carrying swap found at 2^{k}")
+            yield L, R, W
+
+
+def case(k: int, rng: random.Random):
+    """A layout of about 2^k inputs, its right inverse, and a swapped-stride wrong inverse that carries."""
+    found = next(carrying_swaps(k, rng), None)
+    if found is None:
+        raise RuntimeError(f"no carrying swap found at 2^{k}")
+    return found
 
 
 def timed(fn, repeat: int):
