@@ -138,6 +138,8 @@ def _keyword(args, lim):
         R = value(args.inverse) if args.inverse else None
         fn = sym.prove_right_inverse if k == "right-inverse" else sym.prove_left_inverse
         return fn(L, R, limit=lim)
+    if args.cotarget is not None and args.cotarget < 1:   # the claim calls it onto; the user typed --cotarget
+        raise ParseError(f"prove {k}: --cotarget must be a positive integer, got {args.cotarget}")
     if k == "surjective" and args.cotarget is None:
         raise ParseError("prove surjective needs --cotarget N")
     if k == "aligned" and args.alignment is None:

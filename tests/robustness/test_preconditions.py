@@ -174,7 +174,7 @@ CLI_CASES = [
     (["prove", "surjective", "4:1"], ["prove surjective needs --cotarget N"]),
     (["prove", "equal", "4:1"], ["prove equal takes 2 layouts, got 1"]),
     (["prove", "injective", "4:1", "--limit", "-5"], ["exhaustive limit must be a non-negative integer, got -5"]),
-    (["prove", "bijective", "4:1", "--cotarget", "0"], ["domain must be a positive integer, got 0"]),
+    (["prove", "bijective", "4:1", "--cotarget", "0"], ["--cotarget must be a positive integer, got 0"]),
     (["prove", "equal", "4:1", "4:1", "--domain", "-1"], ["domain must be a positive integer, got -1"]),
     (["prove", "nonsense", "4:1"], ["argument claim: invalid choice: 'nonsense'"]),
     (["prove", "injective", "4:1", "--limit", "x"], ["argument --limit: invalid int value: 'x'"]),
