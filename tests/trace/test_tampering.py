@@ -37,15 +37,30 @@ RECIPES = {
 SAMPLE = None if large_run() else {"seed": None, "gmem": 4}
 
 
-def outcome(text: str) -> str:
-    """caught, unchecked or accepted: what reading and rendering the edited document does."""
+def changed_steps(doc: dict, edited: dict):
+    """The steps whose node or output the edit changed, added or deleted; None when the graph's fields changed."""
+    if doc["graph"] != edited["graph"]:
+        return None
+    before = {n["id"]: n for n in doc["nodes"]}
+    after = {n["id"]: n for n in edited["nodes"]}
+    edges = lambda d: {(e["source"], e["target"], e["arg"]) for e in d["edges"]}  # noqa: E731
+    touched = {n for n in set(before) | set(after) if before.get(n) != after.get(n)}
+    touched |= {x for e in edges(doc) ^ edges(edited) for x in e[:2]}
+    return {n.split(".")[0] for n in touched if n.startswith("s")} | {n for n in touched if n.startswith("in")}
+
+
+def outcome(text: str, changed=None) -> str:
+    """caught, unchecked or accepted: what reading and rendering the edited document does.
+
+    *unchecked*: read and rendered, and every step the edit changed is listed as not re-checked.
+    """
     try:
         d = Derivation.from_json(text)
         markdown(d)
     except SymcuteError:
         return "caught"
-    checked = d.rechecked
-    if not checked.get("rederived") and checked["not_rechecked"]:
+    missing = {node for node, _, _ in d.rechecked["not_rechecked"]}
+    if not d.rechecked.get("rederived") and changed is not None and changed and changed <= missing:
         return "unchecked"
     return "accepted"
 
@@ -56,7 +71,7 @@ def run(recipe: str, limit=None) -> Counter:
     for k, (kind, edited) in enumerate(edits(doc)):
         if limit is not None and k >= limit:
             break
-        counts[(kind, outcome(json.dumps(edited)))] += 1
+        counts[(kind, outcome(json.dumps(edited), changed_steps(doc, edited)))] += 1
     return counts
 
 
