@@ -220,3 +220,15 @@ def test_without_its_recipe_a_widened_domain_is_still_refused(monkeypatch):
     monkeypatch.undo()
     with pytest.raises(SymcuteError, match="is not what its recipe derives"):
         markdown(read)
+
+
+def test_graphml_edits_are_refused_as_json_edits_are():
+    # the same reader behind both formats: G and H swapped in GraphML (issue 23)
+    from symcute.recipes import derive_retile
+    text = derive_retile().to_graphml()
+    key = re.search(r'<key id="(\w+)" for="node" attr.name="label"', text).group(1)
+    tag = lambda v: f'<data key="{key}">{v}</data>'  # noqa: E731
+    swapped = text.replace(tag("G"), tag("@")).replace(tag("H"), tag("G")).replace(tag("@"), tag("H"))
+    assert swapped != text
+    with pytest.raises(SymcuteError, match="its label is not what its recipe derives"):
+        Derivation.from_graphml(swapped)
