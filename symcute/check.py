@@ -16,8 +16,11 @@ certificate is believed only for what this module re-derives from the claim itse
   re-established structurally (power-of-two digits whose bits do not overlap, a swizzle after them) or by
   enumeration up to ``bound``; rank, span and kernel come from this module's own elimination;
 - ``exhaustive``: re-enumeration with core, up to ``bound`` inputs;
-- anything else (Z3, ISL, parametric, block methods without a kind above): ``unchecked``, naming the
-  kind: never ``ok`` for what was not re-checked.
+- ``z3`` / ``isl``: the checker writes its own SMT-LIB2 query from the claim (plain layouts and
+  compositions; it must agree with core at a few inputs) and cvc5, a second solver (the optional extra
+  ``symcute[check]``), must find it unsat; swizzled terms and surjectivity stay unchecked;
+- anything else (parametric, block methods without a kind above): ``unchecked``, naming the kind:
+  never ``ok`` for what was not re-checked.
 
 Format: ``FORMAT``/``VERSION`` below; the JSON Schema is ``certificate.schema.json`` beside this module
 (docs/certificates.md documents every field).
@@ -120,22 +123,33 @@ def land(t, coefs, extents):
     if not isinstance(t, Layout):
         raise Unchecked(f"{t} is swizzled: refinement and chain certificates cover plain layouts")
     modes, _size = _modes(t)
-    out, used = [], [0] * len(modes)
-    for a, e in zip(coefs, extents):
-        if a == 0 or e == 1:
-            out.append(0)
-            continue
+    last = len(modes) - 1
+    used = [0] * len(modes)
+
+    def one(a, e):
+        """The coefficient of a digit of step ``a``, extent ``e``: it lands in one mode, or runs on through the
+        next modes where their strides continue its own (CuTe's coalescable modes)."""
         if a < 0:
             raise Refused(f"a digit of coefficient {a} enters layout {t}: no linear landing")
-        j = max(k for k in range(len(modes)) if modes[k][0] <= a) if a >= modes[0][0] else None
+        j = max((k for k in range(len(modes)) if modes[k][0] <= a), default=None)
         if j is None or a % modes[j][0]:
             raise Refused(f"step {a} is not a multiple of a mode weight of {t}")
         w, s, d = modes[j]
-        if a >= w * s and j < len(modes) - 1:
+        step = a // w
+        if a >= w * s and j < last:
             raise Refused(f"step {a} is past mode {j} of {t} (extent {s})")
-        used[j] += (a // w) * (e - 1)
-        out.append(d * (a // w))
-    last = len(modes) - 1
+        if j == last or step * (e - 1) < s:
+            used[j] += step * (e - 1)
+            return d * step
+        inside = s // step
+        if s % step or e % inside:
+            raise Refused(f"a digit of step {a}, extent {e} splits mode {j} of {t} unevenly")
+        used[j] += step * (inside - 1)
+        if one(w * s, e // inside) != d * s:
+            raise Refused(f"a digit of step {a}, extent {e} runs across modes of {t} whose strides do not continue")
+        return d * step
+
+    out = [0 if a == 0 or e == 1 else one(a, e) for a, e in zip(coefs, extents)]
     for j, (w, s, _d) in enumerate(modes):
         if used[j] >= s and j < last:
             raise Refused(f"digits landed on mode {j} of {t} reach {used[j]} >= its extent {s} (a carry)")
@@ -400,6 +414,110 @@ def check_refutation(c, ts, ev, bound):
     raise Refused(f"the counterexample {sorted(ce)} does not fit a {kind} claim")
 
 
+# --- Z3 and ISL verdicts: the checker's own query, re-decided by cvc5 ------------------------------------
+
+SMT_MS = 20000   # cvc5's time limit per query; past it the claim is left unchecked, never ok
+
+
+class Smt:
+    """An SMT-LIB2 query written from the claim (not from the certificate's query): CuTe's evaluation in
+    integer arithmetic, C++'s truncating ``/`` and ``%`` on every mode."""
+    def __init__(self):
+        self.lines, self.k = ["(set-logic QF_NIA)"], 0
+
+    def const(self, lo=None, hi=None) -> str:
+        self.k += 1
+        v = f"v{self.k}"
+        self.lines.append(f"(declare-const {v} Int)")
+        if lo is not None:
+            self.lines.append(f"(assert (and (<= {lo} {v}) (< {v} {hi})))")
+        return v
+
+    def value(self, t, x: str) -> str:
+        if isinstance(t, Compose):
+            return self.value(t.outer, self.value(t.inner, x))
+        if not isinstance(t, Layout):
+            raise Unchecked(f"smt: the checker's query covers plain layouts, not {t}")
+        modes, _ = _modes(t)
+        terms = []
+        for j, (w, e, d) in enumerate(modes):
+            q = f"(ite (>= {x} 0) (div {x} {w}) (- (div (- {x}) {w})))"
+            if j < len(modes) - 1:
+                q = f"(- {q} (* {e} (ite (>= {q} 0) (div {q} {e}) (- (div (- {q}) {e})))))"
+            terms.append(f"(* {d} {q})" if d != 1 else q)
+        v = self.const()
+        self.lines.append(f"(assert (= {v} (+ 0 {' '.join(terms)})))")
+        return v
+
+
+def smt_decide(text: str):
+    """``sat``/``unsat``/``unknown`` from cvc5; raises Unchecked when cvc5 is not installed."""
+    try:
+        import cvc5   # the optional extra: pip install symcute[check]
+    except ImportError:
+        raise Unchecked("z3/isl: cvc5 is not installed (pip install 'symcute[check]') to re-decide the query")
+    tm = cvc5.TermManager()
+    solver = cvc5.Solver(tm)
+    solver.setOption("tlimit-per", str(SMT_MS))
+    sm = cvc5.SymbolManager(tm)
+    parser = cvc5.InputParser(solver, sm)
+    parser.setStringInput(cvc5.InputLanguage.SMT_LIB_2_6, text, "claim")
+    out = ""
+    while True:
+        cmd = parser.nextCommand()
+        if cmd.isNull():
+            return out
+        out = cmd.invoke(solver, sm).strip() or out
+
+
+def _unsat(build, what: str) -> None:
+    q = Smt()
+    build(q)
+    got = smt_decide("\n".join(q.lines + ["(check-sat)"]))
+    if got == "sat":
+        raise Refused(f"cvc5 finds {what}")
+    if got != "unsat":
+        raise Unchecked(f"z3/isl: cvc5 answers {got or 'nothing'} on {what}")
+
+
+def check_smt(c, ts):
+    kind = c["kind"]
+    n = c["n"] if kind in ("equal", "injective") else c["size"]
+    probes = sorted({0, n // 2, n - 1})
+
+    def agrees(q):   # the encoding is core's evaluation at a few inputs (ties the query to core)
+        for t in ts:
+            for p in probes:
+                x = q.const()
+                q.lines.append(f"(assert (= {x} {p}))")
+                q.lines.append(f"(assert (not (= {q.value(t, x)} {t(p)})))")
+    checks = [(agrees, "the query's layouts differ from core at an input")]
+    if kind == "equal":
+        def differ(q):
+            x = q.const(0, n)
+            q.lines.append(f"(assert (not (= {q.value(ts[0], x)} {q.value(ts[1], x)})))")
+        checks.append((differ, "an input where the sides differ"))
+    elif kind in ("injective", "bijective"):
+        if kind == "bijective" and c["size"] != c["onto"]:
+            raise Refused("a bijection needs as many targets as inputs")
+
+        def collide(q):
+            x, y = q.const(0, n), q.const(0, n)
+            q.lines.append(f"(assert (< {x} {y}))")
+            q.lines.append(f"(assert (= {q.value(ts[0], x)} {q.value(ts[0], y)}))")
+        checks.append((collide, "two inputs with one value"))
+        if kind == "bijective":   # injective into [0, onto) with size == onto: onto by counting
+            def outside(q):
+                v = q.value(ts[0], q.const(0, n))
+                q.lines.append(f"(assert (or (< {v} 0) (>= {v} {c['onto']})))")
+            checks.append((outside, "a value outside the target"))
+    else:
+        raise Unchecked("z3/isl: a surjectivity query (a quantifier alternation) is not re-decided")
+    for build, what in checks:
+        _unsat(build, what)
+    return f"cvc5 re-decided the checker's own query ({len(checks)} parts, unsat)"
+
+
 # --- entry points -------------------------------------------------------------------------------------------
 
 KINDS = {"equal": 2, "injective": 1, "surjective": 1, "bijective": 1}
@@ -437,6 +555,8 @@ def check(cert: dict, bound: int = BOUND) -> Result:
             why = check_gf2(c, ts, ev)
         elif method == "exhaustive":
             why = check_exhaustive(c, ts, bound)
+        elif method in ("z3", "isl"):
+            why = check_smt(c, ts)
         else:
             raise Unchecked(f"{method}: no arithmetic certificate the checker re-verifies")
         return Result("ok", text, why)

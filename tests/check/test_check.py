@@ -227,3 +227,27 @@ def test_every_certificate_of_proofs_is_re_verified():
             jsonschema.validate(c, SCHEMA)
     assert files and results and [r for r in results if r.status != "ok"] == []
     assert len(results) >= 60
+
+
+def test_exact_verdicts_are_re_decided_by_cvc5():
+    """Z3/ISL verdicts (the enumeration switched off): cvc5 re-decides the checker's own query; a mutated
+    stride that breaks the claim is refused."""
+    pytest.importorskip("cvc5")
+    rng = random.Random(11)
+    statuses, refused, required = Counter(), 0, 0
+    for _ in range(120):
+        L = parse_layout(_plain(rng))
+        for p in (prover.is_injective(L, limit=0), prover.is_bijective(L, limit=0),
+                  prover.prove(L, parse_layout(_plain(rng)), domain=L.size(), limit=0)):
+            if str(p.method) not in ("z3", "isl") or not p.proved:
+                continue
+            c = p.certificate_file()
+            r = check.check(c)
+            statuses[r.status] += 1
+            assert r.status == "ok", r
+            m = mutate(c, "stride", rng)
+            if m is not None and not truth(m["claim"]):
+                required += 1
+                refused += check.check(m).status != "ok"
+    print("\nexact verdicts:", dict(statuses), "stride mutations refused:", refused, "/", required)
+    assert statuses["ok"] >= 5 and refused == required
