@@ -30,7 +30,7 @@ from ..core.composed import ComposedLayout
 from ..core.layout import Layout
 from ..core.swizzle import Swizzle
 from ..errors import SymcuteError
-from . import exact, exhaustive, probe, prover_f2
+from . import bitsplit, exact, exhaustive, probe, prover_f2
 from .formula import Formula, formula
 from .limits import HOW_TO_CHANGE, exhaustive_limit
 from .linear import Compose, NotLinear, as_term, coalesce_digits, common_rows, evaluate, linearize, reason_of, \
@@ -110,6 +110,18 @@ def prove(lhs, rhs=None, domain: int | None = None, limit: int | None = None, la
 def _unless_f2(proof, fallback) -> Proof:
     """The GF(2) back-end's answer when it has one (``None``: the term has no F2 view), else ``fallback()``."""
     return proof if proof is not None else fallback()
+
+
+def _bits_view(kind: str, L, statement, size: int, onto: int | None = None, limit=None):
+    """The GF(2) back-end's answer on a power-of-two domain, else the bit split's (a swizzled layout of any
+    size: :mod:`symcute.symbolic.bitsplit`), else None; both run before the solvers."""
+    if kind == "injective":
+        p = prover_f2.injective(L, size, statement)
+    elif kind == "surjective":
+        p = prover_f2.surjective(L, size, onto, statement, limit)
+    else:
+        p = prover_f2.bijective(L, size, size if onto is None else onto, statement, limit)
+    return p if p is not None else bitsplit.decide(kind, L, statement, size, onto, limit)
 
 
 def _check_domain(n) -> int:
@@ -328,7 +340,7 @@ def _is_injective(L, limit) -> Proof:
     try:
         digits = linearize(L, n)
     except NotLinear as e:
-        return _unless_f2(prover_f2.injective(L, n, statement),
+        return _unless_f2(_bits_view("injective", L, statement, n),
                           lambda: _exhaustive_injective(L, n, statement, prover_f2.why_not(reason_of(e), (L,), n),
                                                         limit))
     for d in digits:
@@ -351,7 +363,7 @@ def _is_injective(L, limit) -> Proof:
     if pair is not None:
         x, y, why = pair
         return _collision(L, statement, x, y, why, digits, cert)
-    return _unless_f2(prover_f2.injective(L, n, statement), lambda: _exhaustive_injective(
+    return _unless_f2(_bits_view("injective", L, statement, n), lambda: _exhaustive_injective(
         L, n, statement, Phrase(Reason.NO_CHAIN), limit))
 
 
@@ -419,7 +431,7 @@ def _is_surjective(L, n: int, limit) -> Proof:
     try:
         digits = linearize(L, size)
     except NotLinear as e:
-        return _unless_f2(prover_f2.surjective(L, size, n, statement, limit),
+        return _unless_f2(_bits_view("surjective", L, statement, size, n, limit),
                           lambda: _exhaustive_surjective(L, size, n, statement,
                                                          prover_f2.why_not(reason_of(e), (L,), size), limit))
     order = sorted((d for d in digits if d.coef > 0), key=lambda d: d.coef)
@@ -528,7 +540,7 @@ def _is_bijective(L, size: int, n: int, limit) -> Proof:
             cert = _exact_certificate(evidence, Phrase(Query.OUTSIDE_TARGET, n=n), Method.PROBE)
             return Proof(statement, Verdict.REFUTED, Method.PROBE, cert, {Key.INDEX: x, Key.VALUE: v},
                          reason=Phrase(Reason.VALUE_OUTSIDE, index=x, value=v, n=n))
-        f2 = prover_f2.bijective(L, size, n, statement, limit)
+        f2 = _bits_view("bijective", L, statement, size, n, limit)
         if f2 is not None:
             return f2
     if digits is not None:

@@ -350,6 +350,7 @@ class Reason(_Term):
     NOT_HIT = "no input maps to {y}"
     NOT_INJECTIVE = "not injective: {why}"
     NOT_ONTO = "not onto [0, n): {why}"
+    BIT_SPLIT_PART = "{why} (one block of the bit split)"
     IMAGE_BOUND_UNKNOWN = "injective and onto, but the image bound is unknown"
     NEGATIVE_STRIDE = "digit {digit} has a negative stride"
     OUTSIDE_FOUND = "a value outside the target (found by ISL)"
@@ -486,6 +487,10 @@ class Condition(_Term):
     F2_BLOCK_RANK = ("G(k*{m} + j) = M(k*{m}) ^ c ^ J j with J the {inner} in-block columns: every block is "
                      "injective iff rank J = {inner}")
     F2_BLOCK_STARTS = "the block starts are c ^ (sums of block columns): all multiples of {alignment} iff c and every block column are"
+    SWIZZLE_BIJECTION = ("{sw} is a bijection of the integers (it keeps the bits it reads): {sw} o 0 o {L} "
+                         "collides exactly where {L} does")
+    BIT_SPLIT = ("T(P(a + |F|*b)) = F(a) + {q}*H(b) with 0 <= F < {q}, F = {low} (GF(2)), H = {high} (linear): "
+                 "injective iff F and H are; [0, N) covered iff F covers [0, min(N, {q})) and H [0, ceil(N/{q}))")
     F2_UNIT_COLUMNS = ("the in-block columns are the unit vectors 1, 2, ..., {half} and c and every block column are "
                        "multiples of {m}: each block start has {inner} zero low bits, so XOR with j is + j")
 

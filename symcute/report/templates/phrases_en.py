@@ -98,6 +98,7 @@ PHRASES = {
     Reason.NOT_HIT: 'no input maps to {y}',
     Reason.NOT_INJECTIVE: 'not injective: {why}',
     Reason.NOT_ONTO: 'not onto [0, n): {why}',
+    Reason.BIT_SPLIT_PART: '{why} (one block of the bit split)',
     Reason.IMAGE_BOUND_UNKNOWN: 'injective and onto, but the image bound is unknown',
     Reason.NEGATIVE_STRIDE: 'digit {digit} has a negative stride',
     Reason.OUTSIDE_FOUND: 'a value outside the target (found by ISL)',
@@ -242,6 +243,12 @@ PHRASES = {
     Condition.F2_BLOCK_STARTS: (
         'the block starts are c ^ (sums of block columns): all multiples of {alignment} iff c and every block '
         'column are'),
+    Condition.SWIZZLE_BIJECTION: (
+        '{sw} is a bijection of the integers (it keeps the bits it reads): {sw} o 0 o {L} collides exactly where '
+        '{L} does'),
+    Condition.BIT_SPLIT: (
+        'T(P(a + |F|*b)) = F(a) + {q}*H(b) with 0 <= F < {q}, F = {low} (GF(2)), H = {high} (linear): injective '
+        'iff F and H are; [0, N) covered iff F covers [0, min(N, {q})) and H [0, ceil(N/{q}))'),
     Condition.F2_UNIT_COLUMNS: (
         'the in-block columns are the unit vectors 1, 2, ..., {half} and c and every block column are multiples '
         'of {m}: each block start has {inner} zero low bits, so XOR with j is + j'),

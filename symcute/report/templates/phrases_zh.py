@@ -82,6 +82,7 @@ PHRASES = {
     Reason.NOT_HIT: '没有输入映到 {y}',
     Reason.NOT_INJECTIVE: '不是单射：{why}',
     Reason.NOT_ONTO: '没有覆盖 [0, n)：{why}',
+    Reason.BIT_SPLIT_PART: '{why}（位分解的一个块）',
     Reason.IMAGE_BOUND_UNKNOWN: '是单射且覆盖目标，但像的上界未知',
     Reason.NEGATIVE_STRIDE: '数位 {digit} 的 stride 为负',
     Reason.OUTSIDE_FOUND: '有一个值在目标之外（由 ISL 找到）',
@@ -185,6 +186,10 @@ PHRASES = {
     Condition.IN_BLOCK_LAYOUT: 'G(k*{m} + j) = G(k*{m}) + J(j)，J = {J}（块内数位）：每个块都是单射当且仅当 J 是（{method}：{verdict}）',
     Condition.F2_BLOCK_RANK: 'G(k*{m} + j) = M(k*{m}) ^ c ^ J j，J 是 {inner} 个块内列：每个块都是单射当且仅当 rank J = {inner}',
     Condition.F2_BLOCK_STARTS: '块起点是 c ^（块列之和）：它们都是 {alignment} 的倍数，当且仅当 c 和每个块列都是',
+    Condition.SWIZZLE_BIJECTION: '{sw} 是整数上的双射（它读取的位保持不变）：{sw} o 0 o {L} 恰在 {L} 冲突处冲突',
+    Condition.BIT_SPLIT: (
+        'T(P(a + |F|*b)) = F(a) + {q}*H(b)，0 <= F < {q}，F = {low}（GF(2)），H = {high}（线性）：单射当且仅当 F 和 H '
+        '都是单射；覆盖 [0, N) 当且仅当 F 覆盖 [0, min(N, {q})) 且 H 覆盖 [0, ceil(N/{q}))'),
     Condition.F2_UNIT_COLUMNS: (
         '块内列是单位向量 1, 2, ..., {half}，且 c 和每个块列都是 {m} 的倍数：每个块起点有 {inner} 个为 0 的低位，所以与 j 异或就是加 j'),
     # Query
