@@ -508,7 +508,23 @@ def _apply(name: str, fn: Callable, values: list, named: dict | None = None):
         # a wrong argument count or type: report it as the user's input, not a crash
         args = ", ".join([format_int_tuple(v) for v in values] +
                          [f"{k}={format_int_tuple(v)}" for k, v in (named or {}).items()])
-        raise LayoutError(f"{name}({args}) is not a valid call: {e}") from None
+        raise LayoutError(f"{name}({args}) is not a valid call: {_why_invalid(e)}") from None
+
+
+def _why_invalid(e: Exception) -> str:
+    """The user's mistake in words of the call, never Python's own message (``tuple index out of range``,
+    ``'int' object has no attribute 'rank'``, ``<lambda>() takes 1 positional argument``: issue 31)."""
+    text = str(e)
+    if isinstance(e, TypeError) and _re.search(r"positional argument|required (positional|keyword)|"
+                                              r"unexpected keyword|takes no arguments", text):
+        return "the number of arguments is not one this function takes"
+    if isinstance(e, IndexError):
+        return "an index or a mode is outside the argument's rank"
+    if isinstance(e, ZeroDivisionError):
+        return "it divides by zero"
+    if isinstance(e, ValueError):
+        return "an argument's value is outside what this function accepts"
+    return "an argument is not of a kind this function takes"
 
 
 def _as_int(v) -> int:

@@ -418,8 +418,36 @@ def _as_layout(x, what: str, swizzled: bool = False):
         except SymcuteError as e:
             raise LayoutError(f"{what}: {e}") from None
     if isinstance(x, Layout) or (swizzled and isinstance(x, ComposedLayout)):
+        _check_extents(x.inner if isinstance(x, ComposedLayout) else x, what)
         return x
     raise LayoutError(f"{what}: expected a {'layout or swizzled layout' if swizzled else 'layout'}, got {x!r}")
+
+
+MAX_ELEMENTS = 1 << 15   # elements of one smem or TV layout the bank model walks (an H200 SM has 228 KiB of smem)
+
+
+def _check_extents(layout, what: str) -> None:
+    """Bank analysis walks every element: extents positive integers, strides integers, the size bounded
+    (``(32,-64):(64,1)`` and ``(10^30,0):(2,4)`` reached numpy's ``need at least one array``, issue 31)."""
+    from ..core import int_tuple as it
+    if not isinstance(layout, Layout):
+        return
+    shape, stride = it.flatten_to_tuple(layout.shape), it.flatten_to_tuple(layout.stride)
+    if not shape:
+        raise LayoutError(f"{what}: {layout} has no modes")
+    for e in shape:
+        if type(e) is not int or e < 1:
+            raise LayoutError(f"{what}: {layout} has the extent {e}; a memory layout's extents are positive integers")
+    for d in stride:
+        if type(d) is not int:
+            raise LayoutError(f"{what}: {layout} has the stride {d}; a memory layout's strides are integers")
+    n = 1
+    for e in shape:
+        n *= e
+    if n > MAX_ELEMENTS:
+        from ..errors import LimitError
+        raise LimitError(f"{what}: {layout} has {n} elements, more than the limit of {MAX_ELEMENTS} "
+                         f"(symcute.memory.shared.MAX_ELEMENTS)")
 
 
 def _check_bits(value_bits):

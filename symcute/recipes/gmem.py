@@ -35,6 +35,9 @@ from .steps import _atom_layout, add_table, cute
 CROSS_CHECKS = 6
 
 
+MAX_TILE = 1024   # CTA tile extents (CUTLASS's largest are 256)
+
+
 def derive_gmem(mma="SM80_16x8x16_F16F16F16F16_TN", atom_layout=(2, 2, 1), tile=(128, 32),
                 multiple_of=None) -> Derivation:
     """The global-memory address of every (thread, value) of every CTA tile of a row-major (M, K) A."""
@@ -44,6 +47,10 @@ def derive_gmem(mma="SM80_16x8x16_F16F16F16F16_TN", atom_layout=(2, 2, 1), tile=
     from ..symbolic.parametric import tensor as T
     shape_layout = _atom_layout(atom_layout)
     BM, BK = (int(x) for x in tile)
+    if not (0 < BM <= MAX_TILE and 0 < BK <= MAX_TILE):   # 1048576,1048576 ran past 60 s (issue 31)
+        from ..errors import LimitError
+        raise LimitError(f"derive_gmem: the tile {BM},{BK} needs extents in 1..{MAX_TILE} "
+                         f"(symcute.recipes.gmem.MAX_TILE)")
     multiple_of = dict(multiple_of or {"M": BM, "K": BK})
     d = Derivation(f"Global-memory addresses of A through local_tile and partition_A of {mma} tiled "
                    f"{cute(shape_layout)}", recipe="gmem", mma=str(mma), atom_layout=list(shape_layout),

@@ -30,6 +30,9 @@ from .steps import add_proof, add_table
 BANK_BITS = (2, 7)   # 32 banks x 4 bytes: bank = (byte address >> 2) % 32
 
 
+MAX_TILE_ELEMENTS = 1 << 16   # elements of one swizzled smem tile (228 KiB of smem holds 2^17 bytes)
+
+
 def derive_swizzle(layout="Sw<3,4,3> o 0 o (8,64):(64,1)", names=None, element_bits: int = 16,
                    column: int = 0) -> Derivation:
     """The tile ``layout`` (a ComposedLayout or its notation) named ``names``; rows are mode 0, columns mode 1.
@@ -44,6 +47,10 @@ def derive_swizzle(layout="Sw<3,4,3> o 0 o (8,64):(64,1)", names=None, element_b
         raise SymcuteError(f"derive_swizzle: {layout} is not a swizzled rank-2 layout Sw o O o (rows, columns)")
     if names is None and all(isinstance(m, int) for m in L.inner.shape):
         names = ("r", "c")
+    if L.size() > MAX_TILE_ELEMENTS:   # the bit table and bank rows walk the tile
+        from ..errors import LimitError
+        raise LimitError(f"derive_swizzle: {L} has {L.size()} elements, more than the limit of "
+                         f"{MAX_TILE_ELEMENTS} (symcute.recipes.swizzle.MAX_TILE_ELEMENTS)")
     if element_bits not in (8, 16, 32, 64):
         raise SymcuteError(f"derive_swizzle: element_bits must be 8, 16, 32 or 64, got {element_bits}")
     f = sym.formula(L, names)

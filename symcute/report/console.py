@@ -43,7 +43,7 @@ def print_layout(layout) -> str:
     if layout.rank != 2:
         raise LayoutError(f"print_layout({layout}): the layout has rank {layout.rank}; print_layout takes rank 2")
     m_size, n_size = layout[0].size(), layout[1].size()
-    _check_cells(m_size * n_size, "print_layout", layout)
+    _check_extents((m_size, n_size), "print_layout", layout)
     width = num_digits(int(cosize(layout))) + 2
     out = [f"{layout}\n", "    "]
     out += [f"  {n:>{width - 2}} " for n in range(n_size)]
@@ -70,7 +70,7 @@ def print_tensor(tensor, print_type: bool = True) -> str:
         raise LayoutError(f"print_tensor: {tensor!r} is not a tensor")
     if not 1 <= tensor.rank <= 4:
         raise LayoutError(f"print_tensor({tensor}): rank {tensor.rank}; CuTe prints ranks 1 to 4")
-    _check_cells(tensor.size(), "print_tensor", tensor)
+    _check_extents([tensor.layout()[i].size() for i in range(tensor.rank)], "print_tensor", tensor)
     out = [f"{tensor}:\n"] if print_type else []
     _values(tensor, out)
     return "".join(out)
@@ -98,6 +98,22 @@ def _pretty(v) -> str:
     if isinstance(v, int):
         return f"{v:>5}"
     return "  " + str(v)
+
+
+def _check_extents(extents, fn: str, what) -> None:
+    """Bound the printer's loops, not only its cells: each extent (labels, rules, rows) and their product.
+    A zero extent empties the product but not the other loops (``print_layout((0,2^40):(1,1))`` printed
+    2^40 column labels, and a rule of 2^40 characters, for a table of no cells)."""
+    for e in extents:
+        if type(e) is not int:
+            raise LayoutError(f"{fn}({what}): the extent {e} is not an integer")
+        if abs(e) > MAX_CELLS:
+            raise LimitError(f"{fn}({what}): an extent of {e} exceeds the limit of {MAX_CELLS} "
+                             f"(symcute.report.console.MAX_CELLS)")
+    n = 1
+    for e in extents:
+        n *= max(e, 1)
+    _check_cells(n, fn, what)
 
 
 def _check_cells(n: int, fn: str, what) -> None:

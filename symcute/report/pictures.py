@@ -83,7 +83,7 @@ def _extents(shape, n: int, where: str, drawn=None) -> tuple:
                           f"needs rank {n}")
     for e in ext:
         _c_int(e, where, "a tile extent")
-        if e > MAX_CELLS:
+        if abs(e) > MAX_CELLS:   # each loop bounded, not only their product (a zero extent empties that)
             raise LimitError(f"{where}: the tile {cute_print(shape)} has an extent {e} above the limit of "
                              f"{MAX_CELLS} cells ({_RAISE})")
     cells = drawn(ext) if drawn is not None else _product(ext)

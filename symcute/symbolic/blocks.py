@@ -94,6 +94,8 @@ def _enumerated(kind, G, n, m, statement, args, show, lim) -> Proof:
 def _first_failure(kind, v, m, args):
     """The failing input (a pair for "injective"), or None, from the values ``v[k, j] = G(k*m + j)``."""
     import numpy as np
+    if kind in ("contiguous", "aligned") and abs(int(args[0])) >= 1 << 62:   # a step or alignment past int64:
+        v = v.astype(object)                                                # exact Python ints (issue 31)
     if kind == "contiguous":
         bad = np.argwhere(v - v[:, :1] != np.arange(m, dtype=v.dtype) * args[0])
         return None if not bad.size else int(bad[0][0]) * m + int(bad[0][1])

@@ -559,6 +559,8 @@ def _image_difference(vl, vr, up: int, down: int):
     ``vr`` of R against ``{ down * floor(v / up) + j }``.  A bitmap over the values' range when it is small
     (no sort), else sorted unique arrays; Python sets for values past int64."""
     np = _np()
+    if max(abs(up), abs(down)) >= 1 << 31:   # a factor past int32 overflows int64 arithmetic (issue 31)
+        vl, vr = vl.astype(object), vr.astype(object)
     if vl.dtype == object or vr.dtype == object:
         want = {down * (v // up) + j for v in vl.tolist() for j in range(down)}
         got = set(vr.tolist())

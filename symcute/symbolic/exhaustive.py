@@ -14,7 +14,7 @@ from ..core.composed import ComposedLayout, UInt32
 from ..core.swizzle import Swizzle
 from .formula import Formula, _numpy
 from .swizzled import SwizzledFormula
-from ..errors import LimitError
+from ..errors import LayoutError, LimitError
 from .limits import check_enumerable
 from .linear import Compose
 
@@ -55,6 +55,12 @@ def apply(term, q):
     layout = term.layout if isinstance(term, Formula) else term
     shape = it.flatten_to_tuple(layout.shape)
     stride = it.flatten_to_tuple(layout.stride)
+    bad = next((d for d in stride if type(d) is not int), None)
+    if bad is not None:   # a basis stride's values are coordinates (ArithmeticTuples), not integers to compare
+        raise LayoutError(f"{layout}: the stride {bad} is a basis stride; enumeration compares integer values, "
+                          f"and this layout's values are coordinates")
+    if any(type(s) is not int for s in shape):
+        raise LayoutError(f"{layout}: the extents must be integers to enumerate")
     if any(s < 1 for s in shape):  # C++ division by a non-positive extent: let core evaluate each point
         return np.array([layout(int(x)) for x in q.tolist()], dtype=object)
     qmax = int(np.max(np.abs(q))) if q.size else 0

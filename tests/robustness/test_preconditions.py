@@ -203,7 +203,7 @@ CLI_CASES = [
      ["CopyOperation is not valid for Dst of ValType"]),
     (["hwcheck", "--evidence-out", "x"], ["--evidence-out needs --results"]),
     (["hwcheck", "--user-atom", "x"], ["--user-atom needs --base INSTR"]),
-    (["hwcheck", "--results", "/no/such/results.jsonl"], ["cannot read results /no/such/results.jsonl"]),
+    (["hwcheck", "--results", "/no/such/results.jsonl"], ["results: cannot read /no/such/results.jsonl"]),
     (["hwcheck", "--all", "--trials", "0", "--emit", "/no/such/dir"], ["trials must be in 1..64, got 0"]),
     (["nosuchcommand"], ["invalid choice: 'nosuchcommand'"]),
     (["calc"], ["the following arguments are required: expr"]),

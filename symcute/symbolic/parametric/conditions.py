@@ -248,6 +248,9 @@ def _decide_cached(params: Params, fact) -> FactVerdict:
     return decide_z3(params, fact)
 
 
+MAX_PARAMS = 8   # parameters of one declaration (a GEMM has M, N, K and a batch)
+
+
 def params(names, multiple_of: dict | None = None, at_least: dict | None = None,
            at_most: dict | None = None) -> Params:
     """Declare positive integer parameters with side conditions.
@@ -259,6 +262,10 @@ def params(names, multiple_of: dict | None = None, at_least: dict | None = None,
     if isinstance(names, str):
         names = names.replace(",", " ").split()
     names = list(names)
+    if len(names) > MAX_PARAMS:   # every decision ranges over all of them: zipped_divide with 16 ran past 120 s
+        from ...errors import LimitError
+        raise LimitError(f"params: {len(names)} parameters, more than the limit of {MAX_PARAMS} "
+                         f"(symcute.symbolic.parametric.conditions.MAX_PARAMS)")
     multiple_of = dict(multiple_of or {})
     at_least = dict(at_least or {})
     at_most = dict(at_most or {})
