@@ -251,3 +251,17 @@ def test_exact_verdicts_are_re_decided_by_cvc5():
                 refused += check.check(m).status != "ok"
     print("\nexact verdicts:", dict(statuses), "stride mutations refused:", refused, "/", required)
     assert statuses["ok"] >= 5 and refused == required
+
+
+def test_probe_refutations_of_wrong_inverses_at_2_32_are_re_evaluated():
+    """A wrong right inverse of a 2^32 bijection (two strides swapped) is refuted by probing; the checker
+    re-evaluates its counterexample with core, and refuses it moved to an input where both sides agree."""
+    L = parse_layout("(2,65536,2,16384):(1,4,2,262144)")
+    R = parse_layout("(2,2,65536,16384):(1,2,131072,262144)")   # right_inverse(L), strides 2 and 3 swapped
+    p = prover.prove_right_inverse(L, R)
+    assert p.refuted
+    c = p.certificate_file()
+    assert check.check(c).status == "ok"
+    m = copy.deepcopy(c)
+    m["evidence"]["counterexample"]["index"] = 0   # L(R(0)) == 0: no counterexample
+    assert check.check(m).status == "failed"
