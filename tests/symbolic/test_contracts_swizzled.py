@@ -18,7 +18,8 @@ from symcute.errors import SymcuteError
 from symcute.symbolic.contracts import contract
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from benchmarks.contract_sweep_swizzled import MAX_SIZE, OPS, draw  # noqa: E402
+import benchmarks.contract_sweep_swizzled as sweep  # noqa: E402
+from benchmarks.contract_sweep_swizzled import OPS, draw  # noqa: E402
 
 KNOWN = "Sw<3,1,3> o 0 o (2,2,2,8):(1,4,2,8)"
 
@@ -45,7 +46,7 @@ def test_a_right_inverse_with_an_offset_misses_by_the_offset():
 @pytest.mark.parametrize("op", OPS)
 def test_sampled_swizzled_contracts_decide_and_refutations_are_real(op, monkeypatch):
     rng = random.Random(f"ci:{op}")
-    monkeypatch.setitem(MAX_SIZE, 0, 1 << 12)   # small layouts: every part enumerated (a large cast goes to the prover, ~17 s)
+    monkeypatch.setattr(sweep, "MAX_SIZE", [1 << 12])   # small layouts: every part enumerated (a large cast goes to the prover, ~17 s)
     decided = 0
     for _ in range(40):
         args, _features = draw(op, rng)
