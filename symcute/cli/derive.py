@@ -38,6 +38,9 @@ def _output_options(p, top: bool) -> None:
                    **({"default": "md"} if top else kw))
     p.add_argument("-o", "--output", metavar="FILE", help="write to FILE (UTF-8) instead of standard output",
                    **({"default": None} if top else kw))
+    p.add_argument("--certificates", metavar="FILE",
+                   help="also write the certificate of every verdict of the derivation to FILE (docs/certificates.md; "
+                        "'symcute check FILE' re-verifies them)", **({"default": None} if top else kw))
 
 
 OPERANDS = ("A", "B", "C")   # atoms.operand.OPERANDS (not imported: the parser is built before any layer loads)
@@ -223,6 +226,10 @@ def run(args) -> int:
                 print(path)
         return 0
     d = derivation_for(args)
+    if args.certificates:
+        from .. import files
+        from ..report.regenerate import certificates
+        files.write(args.certificates, certificates(d))
     if args.format == "json":
         text = d.to_json() + "\n"
     elif args.format in ("graphml", "gexf", "dot"):

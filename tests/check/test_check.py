@@ -265,3 +265,25 @@ def test_probe_refutations_of_wrong_inverses_at_2_32_are_re_evaluated():
     m = copy.deepcopy(c)
     m["evidence"]["counterexample"]["index"] = 0   # L(R(0)) == 0: no counterexample
     assert check.check(m).status == "failed"
+
+
+def test_the_commands_write_and_re_check(cli, tmp_path):
+    c = tmp_path / "c.json"
+    code, out, _ = cli("prove", "injective", "(4,8):(8,1)", "--certificate", str(c))
+    assert code == 0
+    code, out, _ = cli("check", str(c))
+    assert code == 0 and "1 ok, 0 failed, 0 not re-checked" in out
+    forged = json.loads(c.read_text())
+    forged["claim"]["terms"] = ["(4,8):(8,2)"]          # the claim edited: the digits no longer fit it
+    (tmp_path / "f.json").write_text(json.dumps(forged))
+    code, out, _ = cli("check", str(tmp_path / "f.json"))
+    assert code == 1 and "failed" in out
+    forged = json.loads(c.read_text())
+    forged["method"] = "parametric"                      # a kind the checker does not re-check: never ok
+    (tmp_path / "u.json").write_text(json.dumps(forged))
+    code, out, _ = cli("check", str(tmp_path / "u.json"))
+    assert code == 3 and "not re-checked" in out and ": ok:" not in out
+    d = tmp_path / "d.json"
+    code, _, _ = cli("derive", "swizzle", "Sw<2,0,2> o 0 o (4,4):(4,1)", "--certificates", str(d))
+    code, _, _ = cli("check", str(d))
+    assert code == 0
