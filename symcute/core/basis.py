@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..errors import LayoutError, LimitError
-from .int_tuple import format_int_tuple
+from .int_text import format_int_tuple
 
 MAX_MODES = 1 << 12  # largest mode index (and nesting) of a basis stride that is turned into a coordinate
 

@@ -12,37 +12,12 @@ from functools import reduce
 from typing import Any, Callable
 
 from ..errors import LayoutError
+from .basis import ArithmeticTuple
 from .budget import OPEN as _OPEN, current as _budget
 from .integer import DynamicInt, is_constant, signum as _signum
+from .int_text import format_int_tuple  # noqa: F401  (re-exported: the package's one IntTuple formatter)
 
 IntTuple = Any  # int | tuple[IntTuple, ...] (ScaledBasis in stride positions)
-
-
-def format_int_tuple(t: IntTuple, static_marks: bool = False) -> str:
-    """CuTe's ``print`` of an IntTuple, without underscores: ``((2),1)`` keeps 1-tuples.
-
-    A list prints as a tuple (a tuple read back from JSON); any other leaf prints as ``str`` (``_``, a
-    ScaledBasis, a SymPy extent).  This is the one IntTuple text formatter of the package.
-    With ``static_marks``, CuTe's own print: a static integer is ``_4``, a run-time one
-    (:class:`~symcute.core.integer.DynamicInt`) ``4``, a basis stride ``_1@0``.
-    """
-    if isinstance(t, (tuple, list)):
-        return "(" + ",".join(format_int_tuple(x, static_marks) for x in t) + ")"
-    if static_marks:
-        return _marked(t)
-    return str(t)
-
-
-def _marked(x) -> str:
-    t = type(x)
-    if t is int:
-        return f"_{x}"
-    if t is DynamicInt:
-        return str(x)
-    modes = getattr(x, "modes", None)
-    if type(modes) is tuple and isinstance(getattr(x, "value", None), int):   # a ScaledBasis: its scale is marked
-        return _marked(x.value) + "".join(f"@{m}" for m in reversed(modes))
-    return str(x)
 
 
 def is_tuple(x) -> bool:
@@ -259,14 +234,32 @@ def shape_div(a: IntTuple, b: IntTuple) -> IntTuple:
 
 # Compact strides ------------------------------------------------------------
 
-def compact_col_major(shape: IntTuple, current: int = 1) -> IntTuple:
-    """CuTe's ``compact_major<LayoutLeft>``: size-1 modes get stride 0."""
-    return _compact(shape, current, left=True)[0]
+def compact_col_major(shape: IntTuple, current: IntTuple = 1) -> IntTuple:
+    """CuTe's ``compact_major<LayoutLeft>``: size-1 modes get stride 0.
+
+    A tuple ``current`` applies at its terminals (``stride.hpp``: ``transform(shape, current, compact_major)``):
+    ``compact_col_major(((24,24),24), (1,24)) == ((1,24),24)``.
+    @pre ``current`` is an integer, or a tuple of the rank of the tuple ``shape`` (CuTe: "Mismatched Ranks")
+    """
+    return compact_major(shape, current, left=True)
 
 
-def compact_row_major(shape: IntTuple, current: int = 1) -> IntTuple:
-    """CuTe's ``compact_major<LayoutRight>``."""
-    return _compact(shape, current, left=False)[0]
+def compact_row_major(shape: IntTuple, current: IntTuple = 1) -> IntTuple:
+    """CuTe's ``compact_major<LayoutRight>`` (a tuple ``current`` as in :func:`compact_col_major`)."""
+    return compact_major(shape, current, left=False)
+
+
+def compact_major(shape: IntTuple, current: IntTuple, left: bool) -> IntTuple:
+    """CuTe's ``compact_major<Major>(shape, current)``: ``left`` is ``LayoutLeft``."""
+    if type(current) is tuple:
+        name = "compact_col_major" if left else "compact_row_major"
+        if type(shape) is not tuple:
+            raise LayoutError(f"{name}({format_int_tuple(shape)}, {format_int_tuple(current)}): Invalid parameters "
+                              f"(a tuple current needs a tuple shape)")
+        if len(shape) != len(current):
+            raise LayoutError(f"{name}({format_int_tuple(shape)}, {format_int_tuple(current)}): Mismatched Ranks")
+        return tuple(compact_major(s, c, left) for s, c in zip(shape, current))
+    return _compact(shape, current, left)[0]
 
 
 def _compact(shape: IntTuple, current, left: bool):
