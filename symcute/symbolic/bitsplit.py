@@ -239,6 +239,35 @@ def _through_bijection(kind, term, statement, n, limit):
     return _collision(term, statement, x, y, cert, kind, p)
 
 
+def equal(lhs, rhs, n: int, statement, labels, limit=None):
+    """``Sw o 0 o A == Sw o 0 o B`` on ``[0, n)`` iff ``A == B`` there (one swizzle, a bijection of the
+    integers); None unless both sides are so and the layouts' claim is decided."""
+    a, b = _swizzle_of(lhs), _swizzle_of(rhs)
+    if a is None or b is None or a[0] != b[0] or n > min(a[1].size(), b[1].size()):
+        return None
+    from . import prover
+    p = prover.prove(a[1], b[1], domain=n, limit=limit, labels=labels)
+    if not (p.proved or p.refuted):
+        return None
+    sw = a[0]
+    cert = Certificate("swizzle-bijection", p.certificate.table if p.certificate else Table([], []),
+                       (Phrase(Condition.SWIZZLE_BIJECTION, sw=str(sw), L=f"{a[1]}, {b[1]}"),),
+                       {"swizzle": [sw.bits, sw.base, sw.shift],
+                        "layouts": [{"shape": _flat(L.shape), "stride": _flat(L.stride)} for L in (a[1], b[1])],
+                        "parts": {"layouts": (p.certificate.to_dict() if p.certificate else None, str(p.verdict),
+                                              str(p.method))}})
+    if p.proved:
+        return Proof(statement, Verdict.PROVED, p.method, cert)
+    from .vocabulary import side_key
+    q = p.counterexample[Key.INDEX]
+    vl, vr = evaluate(lhs, q), evaluate(rhs, q)
+    if vl == vr or not 0 <= q < n:
+        raise AssertionError(f"bitsplit: index {q} does not separate {lhs} and {rhs}")
+    la, lb = labels
+    return Proof(statement, Verdict.REFUTED, p.method, cert, {Key.INDEX: q, side_key(la): vl, side_key(lb): vr},
+                 reason=Phrase(Reason.BIT_SPLIT_PART, why=p.reason))
+
+
 def _method(parts) -> str:
     out = []
     for _, p in parts:

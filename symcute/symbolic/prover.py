@@ -112,9 +112,13 @@ def _unless_f2(proof, fallback) -> Proof:
     return proof if proof is not None else fallback()
 
 
-def _bits_view(kind: str, L, statement, size: int, onto: int | None = None, limit=None):
+def _bits_view(kind: str, L, statement, size: int, onto: int | None = None, limit=None, labels=None):
     """The GF(2) back-end's answer on a power-of-two domain, else the bit split's (a swizzled layout of any
-    size: :mod:`symcute.symbolic.bitsplit`), else None; both run before the solvers."""
+    size: :mod:`symcute.symbolic.bitsplit`), else None; both run before the solvers.  For "equal", ``L`` is
+    the pair of sides."""
+    if kind == "equal":
+        p = prover_f2.equal(L[0], L[1], size, statement, labels)
+        return p if p is not None else bitsplit.equal(L[0], L[1], size, statement, labels, limit)
     if kind == "injective":
         p = prover_f2.injective(L, size, statement)
     elif kind == "surjective":
@@ -137,7 +141,7 @@ def _prove_equal(lhs, rhs, n: int, statement: str, limit, labels, names=None) ->
         if rows is None:
             raise NotLinear(Phrase(Reason.NO_COMMON_REFINEMENT))
     except NotLinear as e:
-        return _unless_f2(prover_f2.equal(lhs, rhs, n, statement, labels),
+        return _unless_f2(_bits_view("equal", (lhs, rhs), statement, n, labels=labels, limit=limit),
                           lambda: _exhaustive_equal(lhs, rhs, n, statement,
                                                     prover_f2.why_not(reason_of(e), (lhs, rhs), n), limit, labels,
                                                     names))

@@ -120,6 +120,46 @@ def test_families_decided_without_enumeration(text):
     assert p.certificate.kind in ("block-split", "swizzle-bijection")
 
 
+def test_equal_through_one_swizzle_agrees_with_enumeration():
+    """``Sw o 0 o A == Sw o 0 o B`` (random A, and B = A with a stride or an extent changed, or A coalesced)."""
+    rng = random.Random(31)
+    counts = {}
+    while sum(counts.values()) < CASES // 4:
+        try:
+            T = _random_layout(rng)
+        except SymcuteError:
+            continue
+        A = T.inner
+        shape, stride = list(A.shape), list(A.stride)
+        k = rng.randrange(len(shape))
+        if rng.random() < 0.5:
+            stride[k] = rng.choice([0, 1, 2, 4, 8, 64, 3])
+        B = ComposedLayout(T.outer, 0, Layout(tuple(shape), tuple(stride)))
+        n = T.size()
+        if n > 1 << 11:
+            continue
+        p = prover.prove(T, B)
+        truth = all(T(i) == B(i) for i in range(n))
+        assert p.verdict in ("proved", "refuted") and p.proved == truth, (str(T), str(B), p.verdict)
+        if p.refuted:
+            q = p.counterexample[Key.INDEX]
+            assert T(q) != B(q)
+        counts[str(p.verdict)] = counts.get(str(p.verdict), 0) + 1
+    assert counts.get("proved", 0) > 20 and counts.get("refuted", 0) > 20, counts
+
+
+def test_equal_through_one_swizzle_at_3_2_50():
+    """The same tile written with its rows refined (true) and with two strides swapped (false), 3 * 2^50 inputs."""
+    r = 3 << 44
+    L = parse_layout(f"Sw<3,3,3> o 0 o ({r},64):(64,1)")
+    good = prover.prove(L, parse_layout(f"Sw<3,3,3> o 0 o ((8,{r // 8}),64):((64,512),1)"))
+    assert good.proved and good.certificate.kind == "swizzle-bijection"
+    other = parse_layout(f"Sw<3,3,3> o 0 o ((8,{r // 8}),64):((512,64),1)")
+    bad = prover.prove(L, other)
+    q = bad.counterexample[Key.INDEX]
+    assert bad.refuted and L(q) != other(q)
+
+
 def test_split_data_rebuilds_the_layout():
     """The certificate's split, read as plain data, gives back T's value at sample inputs (what a checker does)."""
     L = parse_layout("Sw<3,3,3> o 0 o ((8,5),(64,7)):((64,512),(1,2560))")
