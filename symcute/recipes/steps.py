@@ -137,16 +137,6 @@ def _largest_value(f) -> tuple[int, list]:
     return coord, terms
 
 
-def _register_contract_rule() -> None:
-    from ..trace.rules import Rule, register_rule
-    register_rule(Rule("prove_contract", "symcute/symbolic/contracts.py", "contract",
-                       "proved: CuTe's value meets its contract; refuted: a checked index where it does not",
-                       origin="symcute"))
-
-
-_register_contract_rule()
-
-
 def add_proof(d: Derivation, rule: str, proof, inputs: dict, labels: list, claim: str, domain: int | None,
               target: int | None = None, *, operand: str | None = None, step: int | None = None) -> None:
     """Record a prover result as a step whose details are a :class:`ProofDetails` (``claim`` keys the

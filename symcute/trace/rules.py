@@ -123,6 +123,10 @@ RULES.update({r.id: r for r in [
     Rule("is_surjective", _PROVER, "is_surjective", "proved: every value of [0, n) is reached", origin="symcute"),
     Rule("is_bijective", _PROVER, "is_bijective", "proved: injective, onto, and every value lies in [0, n)",
          origin="symcute"),
+    # here, not registered by recipes.steps at its import: a fresh process reading a derivation that
+    # cites it (derive expr --format json) refused it until symcute.recipes.steps was imported (issue 31)
+    Rule("prove_contract", "symcute/symbolic/contracts.py", "contract",
+         "proved: CuTe's value meets its contract; refuted: a checked index where it does not", origin="symcute"),
 ]})
 
 

@@ -60,7 +60,7 @@ INTERNAL = re.compile(r"index out of range|object has no attribute|not subscript
                       r"unsupported operand type|takes \d+ positional argument|missing \d+ required|"
                       r"unhashable type|cannot unpack|too many values to unpack|not enough values to unpack|"
                       r"object is not callable|NoneType|invalid literal for int\(\)|could not convert string|"
-                      r"division by zero|int too large to convert|need at least one array|"
+                      r"division by zero(?! \()|modulo by zero|int too large to convert|need at least one array|"
                       r"maximum recursion depth|bad operand type|has no len\(\)|Traceback")
 
 

@@ -209,3 +209,21 @@ def test_a_bank_or_swizzle_derivation_from_hostile_json(text):
     kind, d = outcome("Derivation.from_json", Derivation.from_json, text, seconds=30)
     if kind == "value":   # the records refuse what their recipe did not write: a SymcuteError, never a crash
         outcome("markdown(from_json)", markdown, d, "zh", seconds=10)
+
+
+def test_derive_expr_json_reads_back_in_a_fresh_process(tmp_path):
+    # issue 31: the prove_contract rule was registered by symcute.recipes.steps at its import, so a
+    # fresh process refused the JSON of derive expr ("cites origin 'symcute'; the rule catalog has 'cute'")
+    import subprocess
+    import sys
+    from ..cli_runner import ROOT, run_cli
+    code, out, err = run_cli(["derive", "expr", "logical_divide((8,8):(1,8), (2,2))", "--format", "json"])
+    assert code == 0, err
+    p = tmp_path / "d.json"
+    p.write_text(out)
+    script = ("import sys; from symcute.trace import Derivation; "
+              "Derivation.from_json(open(sys.argv[1]).read()); "
+              "print('recipes imported' if 'symcute.recipes.steps' in sys.modules else 'read')")
+    proc = subprocess.run([sys.executable, "-c", script, str(p)], capture_output=True, text=True, cwd=ROOT,
+                          env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}, timeout=120)
+    assert proc.returncode == 0 and proc.stdout.strip() in ("read", "recipes imported"), proc.stderr[-800:]
