@@ -13,12 +13,19 @@ from .composition import composition
 from .fragment import make_fragment_like
 from .integer import DynamicInt, is_static
 from .divide import flat_divide, logical_divide, tiled_divide, zipped_divide
-from .int_tuple import ceil_div, compact_col_major, compact_row_major, crd2idx, idx2crd, product, shape_div
+from .int_tuple import (
+    ceil_div, compact_col_major, compact_row_major, compatible, congruent, crd2idx, elem_scale, idx2crd, inner_product,
+    product, product_each, shape_div, weakly_congruent,
+)
+from .tuple_algorithms import (
+    back, colex_less, elem_geq, elem_gtr, elem_leq, elem_less, flatten_to_tuple, fold, fold_first, front, lex_less,
+    repeat, repeat_like, reverse, transform, transform_leaf, unwrap, wrap,
+)
 from .inverse import left_inverse, right_inverse
 from .layout import (
-    Layout, Underscore, _, append, cosize, depth, domain_offset, flatten, get, group, make_identity_layout,
+    Layout, Underscore, _, append, coshape, cosize, depth, domain_offset, flatten, get, group, make_identity_layout,
     make_layout, make_layout_like, make_ordered_layout, prepend, rank, select, shape, size, slice_,
-    slice_and_offset, stride, take, zip_layouts,
+    slice_and_offset, stride, take, unflatten, zip_layouts,
 )
 from .numeric import sizeof_bits
 from .parse import parse_int_tuple, parse_layout
@@ -58,6 +65,32 @@ __all__ = [
     "idx2crd",
     "product",
     "shape_div",
+    "compatible",
+    "congruent",
+    "weakly_congruent",
+    "elem_scale",
+    "inner_product",
+    "product_each",
+    "back",
+    "front",
+    "colex_less",
+    "lex_less",
+    "elem_less",
+    "elem_leq",
+    "elem_gtr",
+    "elem_geq",
+    "flatten_to_tuple",
+    "fold",
+    "fold_first",
+    "repeat",
+    "repeat_like",
+    "reverse",
+    "transform",
+    "transform_leaf",
+    "wrap",
+    "unwrap",
+    "unflatten",
+    "coshape",
     "left_inverse",
     "right_inverse",
     "Layout",

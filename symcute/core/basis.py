@@ -37,12 +37,19 @@ class ScaledBasis:
 
     __rmul__ = __mul__
 
+    def __abs__(self):
+        """CuTe's ``abs(ScaledBasis)``: the scale's absolute value on the same mode."""
+        return ScaledBasis(abs(self.value), self.modes)
+
     def __add__(self, other):
         if other == 0:
             return self
         if _is_int(other):
             # arithmetic_tuple.hpp: ScaledBasis + C<u> static_asserts u == 0; no overload for a dynamic int
             _refuse("ScaledBasis", self, other)
+        if isinstance(other, tuple):
+            raise LayoutError(f"{self} + {_text(other)}: CuTe adds a ScaledBasis to an ArithmeticTuple, a basis "
+                              f"element or a static 0 only (no operator+ of a ScaledBasis and a tuple)")
         # arithmetic_tuple.hpp: ScaledBasis + ScaledBasis is as_arithmetic_tuple(t) + as_arithmetic_tuple(u),
         # an ArithmeticTuple even when both have the same mode (E<0>{} + E<0>{} prints (2))
         return ArithmeticTuple.of(self) + other
@@ -52,6 +59,9 @@ class ScaledBasis:
             return self
         if _is_int(other):
             _refuse("ScaledBasis", other, self)  # C<t> + ScaledBasis static_asserts t == 0
+        if isinstance(other, tuple):   # arithmetic_tuple.hpp adds a ScaledBasis to an ArithmeticTuple only
+            raise LayoutError(f"{_text(other)} + {self}: CuTe adds a ScaledBasis to an ArithmeticTuple, a basis "
+                              f"element or a static 0 only (no operator+ of a tuple and a ScaledBasis)")
         return NotImplemented
 
     def __str__(self) -> str:
@@ -81,7 +91,7 @@ def arithmetic_stride_error(message: str, reason: str | None = None) -> LayoutEr
     return err
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class ArithmeticTuple:
     """A codomain coordinate: what a basis-strided layout returns (CuTe's ``ArithmeticTuple``);
     also a multi-term stride leaf (``(4,4):((1,1),(3,1))``), which CuTe prints and sizes but never
@@ -123,6 +133,20 @@ class ArithmeticTuple:
     def __neg__(self):
         return ArithmeticTuple(_negate(self.items))
 
+    def __eq__(self, other):
+        """CuTe compares an ArithmeticTuple as the tuple it is: ``ArithmeticTuple(1,2,3) == (1,2,3)``."""
+        if type(other) is ArithmeticTuple:
+            return self.items == other.items
+        if isinstance(other, tuple):
+            return self.items == other
+        return False   # a tuple is never equal to an int or a ScaledBasis (tuple.hpp, arithmetic_tuple.hpp)
+
+    def __ne__(self, other):
+        return not self == other
+
+    def __hash__(self):
+        return hash(self.items)   # equal to its tuple, so it hashes as that tuple
+
     def __index__(self):
         self._refused("is no integer")
 
@@ -142,6 +166,8 @@ class ArithmeticTuple:
             other = ArithmeticTuple.of(other)
         if isinstance(other, ArithmeticTuple):
             return ArithmeticTuple(_add(self.items, other.items))
+        if isinstance(other, tuple):   # ArithmeticTuple + tuple: the tuple read as an ArithmeticTuple
+            return ArithmeticTuple(_add(self.items, other))
         if _is_int(other):
             # arithmetic_tuple.hpp adds only C<0> to an ArithmeticTuple (static_assert) and has no int overload
             _refuse("Arithmetic tuple", self, other)
@@ -150,8 +176,33 @@ class ArithmeticTuple:
     def __radd__(self, other):  # other + self, where other is no basis value
         if other == 0:
             return self
+        if isinstance(other, tuple):
+            return ArithmeticTuple(_add(other, self.items))
         if _is_int(other):
             _refuse("Arithmetic tuple", other, self)
+        return NotImplemented
+
+    def __sub__(self, other):
+        """CuTe's ``operator-``: element-wise, the shorter side padded with 0 (``- C<0>`` only, of integers)."""
+        if other == 0:
+            return self
+        if isinstance(other, ScaledBasis):   # CuTe has no ArithmeticTuple - ScaledBasis
+            raise LayoutError(f"{self} - {other}: CuTe has no operator- of an ArithmeticTuple and a ScaledBasis")
+        if type(other) is ArithmeticTuple:
+            other = other.items
+        if isinstance(other, tuple):
+            return ArithmeticTuple(_add(self.items, _negate(other)))
+        if _is_int(other):
+            _refuse("Arithmetic tuple", self, other, "-")
+        return NotImplemented
+
+    def __rsub__(self, other):  # other - self
+        if other == 0:
+            return -self
+        if isinstance(other, tuple):
+            return ArithmeticTuple(_add(other, _negate(self.items)))
+        if _is_int(other):
+            _refuse("Arithmetic tuple", other, self, "-")
         return NotImplemented
 
     def __str__(self) -> str:
@@ -159,6 +210,8 @@ class ArithmeticTuple:
 
 
 def _negate(t):
+    if type(t) is ArithmeticTuple:
+        t = t.items
     return tuple(_negate(x) for x in t) if isinstance(t, tuple) else -t
 
 
@@ -184,9 +237,9 @@ def _is_int(x) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
 
 
-def _refuse(kind: str, left, right):
-    raise LayoutError(f"{kind} op+ error!: {left} + {right} (CuTe adds an integer to a coordinate of basis "
-                      f"strides only when it is a static 0)")
+def _refuse(kind: str, left, right, op: str = "+"):
+    raise LayoutError(f"{kind} op{op} error!: {_text(left)} {op} {_text(right)} (CuTe adds an integer to (or "
+                      f"subtracts one from) a coordinate of basis strides only when it is a static 0)")
 
 
 def _embed(v, modes):
@@ -197,9 +250,20 @@ def _embed(v, modes):
 
 
 def _add(a, b):
-    if isinstance(a, tuple) or isinstance(b, tuple):
-        a = a if isinstance(a, tuple) else (a,)
-        b = b if isinstance(b, tuple) else (b,)
+    """Element-wise sum, the shorter tuple padded with 0 (CuTe's ``append<R>(t, Int<0>{})``).
+
+    An integer meets a tuple only as a 0 (``C<0> + ArithmeticTuple``); any other integer there is CuTe's
+    static_assert "Arithmetic tuple op+ error!"."""
+    if type(a) is ArithmeticTuple:
+        a = a.items
+    if type(b) is ArithmeticTuple:
+        b = b.items
+    if isinstance(a, tuple) != isinstance(b, tuple):
+        t, x = (a, b) if isinstance(a, tuple) else (b, a)
+        if _is_int(x) and x == 0:
+            return t
+        _refuse("Arithmetic tuple", a, b)
+    if isinstance(a, tuple):
         n = max(len(a), len(b))
         a = a + (0,) * (n - len(a))
         b = b + (0,) * (n - len(b))

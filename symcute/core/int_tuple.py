@@ -152,13 +152,23 @@ def repeat_like(t: IntTuple, x) -> IntTuple:
     return transform_leaf(t, lambda _: x)
 
 
+def as_tuple(x):
+    """``x`` with an ArithmeticTuple read as the tuple of its elements: CuTe's ``is_tuple`` holds for it
+    (``arithmetic_tuple.hpp``), so as a coordinate or an argument of these functions it is a tuple."""
+    return x.items if type(x) is ArithmeticTuple else x
+
+
 def congruent(a: IntTuple, b: IntTuple) -> bool:
+    """CuTe's ``congruent``: the same profile (a ScaledBasis is a leaf, an ArithmeticTuple a tuple)."""
+    a, b = as_tuple(a), as_tuple(b)
     if is_tuple(a) and is_tuple(b):
         return len(a) == len(b) and all(congruent(x, y) for x, y in zip(a, b))
     return not is_tuple(a) and not is_tuple(b)
 
 
 def weakly_congruent(a: IntTuple, b: IntTuple) -> bool:
+    """CuTe's ``weakly_congruent``: ``a``'s profile is ``b``'s, coarsened at ``a``'s leaves (a partial order)."""
+    a, b = as_tuple(a), as_tuple(b)
     if is_tuple(a) and is_tuple(b):
         return len(a) == len(b) and all(weakly_congruent(x, y) for x, y in zip(a, b))
     return not is_tuple(a)
@@ -166,6 +176,7 @@ def weakly_congruent(a: IntTuple, b: IntTuple) -> bool:
 
 def compatible(a: IntTuple, b: IntTuple) -> bool:
     """Shape ``a`` is compatible with ``b``: every coordinate of ``a`` is one of ``b``."""
+    a, b = as_tuple(a), as_tuple(b)
     if is_tuple(a) and is_tuple(b):
         return len(a) == len(b) and all(compatible(x, y) for x, y in zip(a, b))
     if not is_tuple(a):
@@ -174,15 +185,24 @@ def compatible(a: IntTuple, b: IntTuple) -> bool:
 
 
 def inner_product(a: IntTuple, b: IntTuple):
+    """CuTe's ``inner_product``: ``(0 + ... + inner_product(a_i, b_i))``, ``a * b`` at the leaves."""
+    a, b = as_tuple(a), as_tuple(b)
     if is_tuple(a) and is_tuple(b):
         if len(a) != len(b):
-            raise LayoutError(f"inner_product: mismatched ranks {a} and {b}")
+            raise LayoutError(f"inner_product: mismatched ranks {format_int_tuple(a)} and {format_int_tuple(b)}")
         return reduce(lambda acc, xy: acc + inner_product(*xy), zip(a, b), 0)
+    if is_tuple(a) or is_tuple(b):   # C++ has no int * tuple (Python's would repeat the tuple)
+        raise LayoutError(f"inner_product({format_int_tuple(a)}, {format_int_tuple(b)}): a tuple and a non-tuple "
+                          f"have no product")
     return a * b
 
 
 def elem_scale(a: IntTuple, b: IntTuple) -> IntTuple:
+    """CuTe's ``elem_scale``: ``a`` scaled at its leaves by the product of ``b``'s matching mode."""
+    a, b = as_tuple(a), as_tuple(b)
     if is_tuple(a):
+        if not is_tuple(b) or len(a) != len(b):
+            raise LayoutError(f"elem_scale({format_int_tuple(a)}, {format_int_tuple(b)}): Mismatched tuple_size")
         return tuple(elem_scale(x, y) for x, y in zip(a, b))
     return a * product(b)
 
@@ -341,7 +361,9 @@ def crd2idx(coord: IntTuple, shape: IntTuple, stride: IntTuple):
 
     An integer coordinate is split colexicographically over a tuple shape; the
     last mode takes whatever is left, so indices beyond ``size`` extend it.
+    An ArithmeticTuple coordinate is a tuple (CuTe's ``is_tuple``): ``crd2idx((1,2) as AT, (4,4), (4,1)) == 6``.
     """
+    coord = as_tuple(coord)
     if is_tuple(coord):
         if not is_tuple(shape):
             raise LayoutError(f"coordinate {coord} has more modes than shape {shape}")
@@ -383,6 +405,12 @@ def idx2crd_strided(idx: int, shape: IntTuple, stride: IntTuple) -> IntTuple:
     stride 0 under a larger extent is C++'s division by zero, refused here.
     @post for a compact column-major layout this is ``idx2crd(idx, shape)``
     """
+    idx = as_tuple(idx)
+    if is_tuple(idx):
+        if not is_tuple(stride) or (is_tuple(shape) and len(stride) != len(shape)):
+            raise LayoutError(f"idx2crd({format_int_tuple(idx)}, {format_int_tuple(shape)}, "
+                              f"{format_int_tuple(stride)}): Mismatched Ranks")
+        return _idx2crd_modes(idx, shape, lambda i, s, k=iter(stride): idx2crd_strided(i, s, next(k)))
     if is_tuple(shape):
         if not is_tuple(stride):  # CuTe: "int" tuple "int" uses the compact strides from that stride
             stride = compact_col_major(shape, stride)
@@ -398,8 +426,28 @@ def idx2crd_strided(idx: int, shape: IntTuple, stride: IntTuple) -> IntTuple:
     return cmod(cdiv(idx, stride), shape)
 
 
+def _idx2crd_modes(idx: tuple, shape, split) -> tuple:
+    """A tuple index, split mode by mode with ``split(i, s)`` (CuTe: "Mismatched Ranks", "Invalid parameters")."""
+    if not is_tuple(shape):
+        raise LayoutError(f"idx2crd({format_int_tuple(idx)}, {shape}): Invalid parameters (a tuple index needs a "
+                          f"tuple shape)")
+    if len(idx) != len(shape):
+        raise LayoutError(f"idx2crd({format_int_tuple(idx)}, {format_int_tuple(shape)}): Mismatched Ranks")
+    return tuple(split(i, s) for i, s in zip(idx, shape))
+
+
 def idx2crd(idx: int, shape: IntTuple) -> IntTuple:
-    """Colexicographic coordinate of ``idx`` in ``shape`` (the last mode is not reduced)."""
+    """Colexicographic coordinate of ``idx`` in ``shape`` (the last mode is not reduced).
+
+    A tuple ``idx`` (an ArithmeticTuple included) is split mode by mode (``stride.hpp``: ``transform``);
+    an index that is neither an integer nor a tuple (a ScaledBasis) has no ``divmod`` in CuTe.
+    """
+    idx = as_tuple(idx)
+    if is_tuple(idx):
+        return _idx2crd_modes(idx, shape, lambda i, s: idx2crd(i, s))
+    if is_tuple(shape) and not is_int(idx):
+        raise LayoutError(f"idx2crd({idx}, {format_int_tuple(shape)}): the index {idx} is no integer, and CuTe "
+                          f"splits an index over a tuple shape with divmod (none for a {type(idx).__name__})")
     if is_tuple(shape):
         out = []
         n = len(shape)

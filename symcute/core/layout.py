@@ -13,6 +13,7 @@ from typing import Any
 from ..errors import LayoutError, LimitError
 from .budget import OPEN as _OPEN, charge_tuple
 from . import int_tuple as it
+from . import tuple_algorithms as ta
 from .int_tuple import format_int_tuple
 from .basis import ArithmeticTuple, ScaledBasis, arithmetic_stride_error, arithmetic_tuple_stride
 from . import dispatch
@@ -412,6 +413,10 @@ class Layout:
         return (Layout, (self._shape, self._stride))
 
 
+def _shown(x) -> str:
+    return format_int_tuple(x) if isinstance(x, tuple) else str(x)
+
+
 def has_empty_mode(t: IntTuple) -> bool:
     """True when the IntTuple ``t`` is or contains an empty tuple ``()`` (a mode with no modes)."""
     if type(t) is not tuple:
@@ -476,6 +481,9 @@ def make_layout_like(layout: Layout) -> Layout:
     @pre every stride is an integer: CuTe orders the modes by ``stride < stride``, which does
     not compile for basis strides (``no match for 'operator<'``), so those are a LayoutError.
     """
+    if type(layout) is not Layout:
+        raise LayoutError(f"make_layout_like({_shown(layout)}): CuTe's make_layout_like takes a Layout only "
+                          f"(layout.hpp; no overload for a {type(layout).__name__})")
     shape, stride = layout.shape, layout.stride
     bad = next((d for d in it.flatten_to_tuple(stride) if not it.is_int(d)), None)
     if bad is not None:
@@ -517,17 +525,45 @@ def size(x, *mode) -> int:
 
 
 def cosize(layout) -> Any:
-    """One past the largest offset: ``sum((s - 1) * |d|) + 1`` (CuTe's ``cosize``)."""
+    """One past the largest offset: ``sum((s - 1) * |d|) + 1`` (CuTe's ``cosize``: ``size(coshape(layout))``).
+
+    A layout with basis strides has a coordinate codomain; its cosize is the size of :func:`coshape`
+    (``cosize((4,8):(1@0,1@1)) == 32``).
+    """
     if not isinstance(layout, Layout):
+        if not callable(getattr(layout, "cosize", None)):
+            raise LayoutError(f"cosize({_shown(layout)}): CuTe's cosize takes a layout (or a tensor), not a "
+                              f"{type(layout).__name__}")
         return layout.cosize()
     total = 1
     for s, d in zip(it.flatten_to_tuple(layout._shape), it.flatten_to_tuple(layout._stride)):
         if isinstance(d, ArithmeticTuple):  # CuTe: no operator* of an int and an ArithmeticTuple
             d._refused_in(f"cosize({layout})")
         if type(d) is not int and not it.is_int(d):
-            raise LayoutError(f"cosize of basis-strided layout {layout} is a coordinate, not an integer")
+            return it.product(coshape(layout))
         total += (s - 1) * (d if d >= 0 else -d)
     return total
+
+
+def coshape(layout) -> Any:
+    """CuTe's ``coshape``: the smallest codomain coordinate C with ``elem_less(layout(c), C)`` for every c.
+
+    ``inner_product(shape - 1, abs(stride))`` read as an ArithmeticTuple, plus 1 at each leaf: an integer
+    for integer strides (the cosize), a tuple for basis strides (``coshape((4,8):(1@0,1@1)) == (4,8)``).
+    The sum is CuTe's, in its order: a basis element plus a nonzero integer is refused as CuTe refuses it.
+    @post size(coshape(layout)) == cosize(layout)
+    """
+    if type(layout) is not Layout:
+        raise LayoutError(f"coshape({_shown(layout)}): CuTe's coshape takes a Layout (layout.hpp), not a "
+                          f"{type(layout).__name__}")
+    for d in it.flatten_to_tuple(layout._stride):
+        if isinstance(d, ArithmeticTuple):
+            d._refused_in(f"coshape({layout})")
+    m1 = it.transform_leaf(layout._shape, lambda s: s - 1)
+    co = it.inner_product(m1, it.transform_leaf(layout._stride, abs))
+    if type(co) is ScaledBasis:
+        co = ArithmeticTuple.of(co)
+    return it.transform_leaf(ta.as_tuple(co), lambda c: c + 1)
 
 
 # The ComposedLayout overloads of the operations below (CuTe's layout_composed.hpp) are
@@ -559,19 +595,43 @@ def flatten(x):
         refuse_arithmetic_strides("flatten", x)
         shape = it.flatten(x._shape)
         return x if shape is x._shape else Layout._make(shape, it.flatten(x._stride))
-    return it.flatten(x)
+    return ta.flatten(x)
+
+
+@operation("unflatten", leaf=True)
+def unflatten(x, profile):
+    """CuTe's ``unflatten(x, profile)``: a flat layout (or tuple) folded into ``profile``'s nesting.
+
+    @pre rank(x) == rank(flatten(profile)); for a layout, ``x`` is flat
+    @post congruent(result, profile)
+    """
+    if isinstance(x, Layout):
+        return Layout._make(ta.unflatten(x._shape, profile), ta.unflatten(x._stride, profile))
+    return ta.unflatten(x, profile)
 
 
 @operation("append", leaf=True)
 def append(layout: Layout, x: Layout | None = None, n: int | None = None) -> Layout:
-    """CuTe's ``append`` (``append<N>`` pads with ``x``, default ``1:0``, up to rank ``n``)."""
+    """CuTe's ``append`` (``append<N>`` pads with ``x``, default ``1:0``, up to rank ``n``).
+
+    On a tuple or an int (or a layout and an ``x`` that is no layout) it is CuTe's tuple algorithm:
+    ``append((4,8), 1, 4) == (4,8,1,1)``, ``append(L, 2) == (L, 2)``.
+    """
+    if type(layout) is not Layout or (x is not None and type(x) is not Layout):
+        if x is None:
+            raise LayoutError(f"append({_shown(layout)}): the tuple append needs the element to append")
+        return ta.append(layout, x, n)
     x = x if x is not None else Layout(1, 0)
     return Layout._make(_append(layout.shape, x.shape, n), _append(layout.stride, x.stride, n))
 
 
 @traced("prepend", leaf=True)
 def prepend(layout: Layout, x: Layout | None = None, n: int | None = None) -> Layout:
-    """CuTe's ``prepend`` (``prepend<N>`` pads at the front up to rank ``n``)."""
+    """CuTe's ``prepend`` (``prepend<N>`` pads at the front up to rank ``n``); on tuples as :func:`append`."""
+    if type(layout) is not Layout or (x is not None and type(x) is not Layout):
+        if x is None:
+            raise LayoutError(f"prepend({_shown(layout)}): the tuple prepend needs the element to prepend")
+        return ta.prepend(layout, x, n)
     x = x if x is not None else Layout(1, 0)
     return Layout._make(_prepend(layout.shape, x.shape, n), _prepend(layout.stride, x.stride, n))
 
@@ -606,7 +666,12 @@ def _prepend(t, x, n):
 
 @operation("group", leaf=True)
 def group(layout: Layout, b: int, e: int) -> Layout:
-    """CuTe's ``group<B,E>``: gather modes ``[b, e)`` into one mode."""
+    """CuTe's ``group<B,E>``: gather modes ``[b, e)`` into one mode (``e == -1``: to the end); on a tuple
+    or an int, CuTe's tuple ``group``."""
+    if type(layout) is not Layout:
+        return ta.group(layout, b, e)
+    if e == -1:
+        e = layout.rank
     def g(t):
         t = t if isinstance(t, tuple) else (t,)
         if not 0 <= b <= e <= len(t):
@@ -617,7 +682,19 @@ def group(layout: Layout, b: int, e: int) -> Layout:
 
 @traced("select", leaf=True)
 def select(layout: Layout, *modes: int) -> Layout:
-    """CuTe's ``select<I...>``: the layout made of the chosen modes."""
+    """CuTe's ``select<I...>``: the layout made of the chosen modes.
+
+    Anything else is CuTe's tuple ``select``, ``make_tuple(get<I>(x)...)``: on a tuple or an int a tuple
+    (``select((1,2,3,4), 0, 2) == (1,3)``); on a ComposedLayout (which has no ``select`` overload in
+    ``layout_composed.hpp``) the tuple of its modes ``A o O o B<I>``.
+    """
+    if type(layout) is not Layout:
+        if hasattr(layout, "inner"):   # a ComposedLayout: get<I> is its mode
+            for m in modes:
+                if not 0 <= m < layout.rank:
+                    raise LayoutError(f"select: mode {m} out of range for rank {layout.rank}")
+            return tuple(layout[m] for m in modes)
+        return ta.select(layout, *modes)
     for m in modes:
         if not 0 <= m < layout.rank:
             raise LayoutError(f"select: mode {m} out of range for rank {layout.rank}")
@@ -628,7 +705,10 @@ def select(layout: Layout, *modes: int) -> Layout:
 
 @operation("take", leaf=True)
 def take(layout: Layout, b: int, e: int) -> Layout:
-    """CuTe's ``take<B,E>``: modes ``[b, e)``."""
+    """CuTe's ``take<B,E>``: modes ``[b, e)``; on a tuple or an int, CuTe's tuple ``take`` (``e == -1``: to
+    the end; an empty range is the empty tuple there, while the layout's take asserts ``B < E``)."""
+    if type(layout) is not Layout:
+        return ta.take(layout, b, e)
     if not (b < e and 0 <= b and e <= layout.rank):
         raise LayoutError(f"take<{b},{e}>: empty or out-of-bounds range for rank {layout.rank}")
     return select(layout, *range(b, e))
@@ -639,12 +719,23 @@ def get(layout: Layout, *path: int) -> Layout:
     """CuTe's ``get<I...>(layout)`` (``layout<I...>``): the mode at ``path``."""
     if not path:
         return layout
-    return layout._mode(path) if isinstance(layout, Layout) else layout[path]
+    if isinstance(layout, Layout):
+        return layout._mode(path)
+    if hasattr(layout, "inner"):   # a ComposedLayout: A o O o get<I...>(B)
+        return layout[path]
+    return ta.get(layout, *path)
 
 
 @operation()
 def zip_layouts(*layouts: Layout) -> Layout:
-    """CuTe's ``zip``: transpose a rank-R0 x rank-R1 nesting (of one layout, or of several)."""
+    """CuTe's ``zip``: transpose a rank-R0 x rank-R1 nesting (of one layout, or of several); on tuples
+    and ints, CuTe's tuple ``zip``."""
+    if not layouts or not all(type(x) is Layout for x in layouts):
+        if any(type(x) is Layout for x in layouts):
+            raise LayoutError(f"zip({', '.join(_shown(x) for x in layouts)}): layouts zip only with layouts")
+        if not layouts:
+            raise LayoutError("zip(): nothing to zip")
+        return ta.zip(*layouts)
     for layout in layouts:
         refuse_arithmetic_strides("zip", layout)
     if len(layouts) == 1:
@@ -665,7 +756,12 @@ def _zip(t):
 
 @operation(on=1)
 def slice_(coord, layout: Layout) -> Layout:
-    """CuTe's ``slice``: keep the modes where ``coord`` has ``_``; nested ``_`` tuples flatten."""
+    """CuTe's ``slice``: keep the modes where ``coord`` has ``_``; nested ``_`` tuples flatten.
+
+    On a tuple or an int, CuTe's ``slice`` of ``underscore.hpp``: ``slice((_,1), ((2,3),(5,7,9))) == ((2,3),)``.
+    """
+    if type(layout) is not Layout:
+        return _slice(ta.as_tuple(coord), ta.as_tuple(layout))
     return Layout._make(_slice(coord, layout.shape), _slice(coord, layout.stride))
 
 

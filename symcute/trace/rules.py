@@ -147,12 +147,13 @@ RULES.update({r.id: r for r in [
     Rule("append", _L, "append", "the first modes unchanged"),
     Rule("prepend", _L, "prepend", "the last modes unchanged"),
     Rule("flatten", _L, "flatten", "same function, one level of modes"),
+    Rule("unflatten", _L, "unflatten", "same function, modes nested as the profile"),
     Rule("make_tuple", _TUPLE, "make_tuple", "element k of result is argument k"),
     Rule("get_slice", _MMA, "TiledMMA::get_slice", "result partitions for thread thr_idx"),
 ]})
 
 STRUCTURAL = frozenset({"make_layout", "make_ordered_layout", "make_layout_like", "make_identity_layout", "shape",
-                        "stride", "get", "select", "take", "group", "append", "prepend", "flatten", "make_tuple",
+                        "stride", "get", "select", "take", "group", "append", "prepend", "flatten", "unflatten", "make_tuple",
                         "get_slice"})
 
 
