@@ -274,7 +274,10 @@ def read_results(results, manifest=None, sass=None) -> Report:
     env, lines = parse_results(text, f"hwcheck: results {results if rpath is not None else '(text)'}")
     if env.get("error"):
         raise SymcuteError(f"hwcheck: the program could not use a GPU: {env['error']}")
-    if env and env.get("manifest") != man["id"]:
+    if not env:   # without it the manifest-id check below was skipped (issue 31)
+        raise SymcuteError(f"hwcheck: results {results if rpath is not None else '(text)'} have no env line "
+                           f"(the program writes one first, naming its manifest)")
+    if env.get("manifest") != man["id"]:
         raise SymcuteError(f"hwcheck: results belong to manifest {env.get('manifest')}, not {man['id']}")
     return evaluate_plan(plan_from_manifest(man), env, lines, parse_sass(sass) if sass else {}, man)
 

@@ -173,3 +173,13 @@ def test_emit_refuses_the_current_directory(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     with pytest.raises(SymcuteError, match="current directory"):
         files.write_tree(".", {"a": ("x", files.FILE_MODE)})
+
+
+def test_results_without_their_env_line_are_refused(tmp_path):
+    # issue 31: without the env line the manifest-id check was skipped
+    from symcute.hwcheck import api
+    d = tmp_path / "run"
+    api.hwcheck(["SM80_16x8x8_F16F16F16F16_TN"], emit=str(d))
+    (d / "results.jsonl").write_text('{"kind":"case","index":0,"status":"ok","d":["' + "00" * 8 + '"]}\n')
+    code, _, err = run_cli(["hwcheck", "--results", str(d / "results.jsonl")])
+    assert _one_line(code, err) and "no env line" in err, err
