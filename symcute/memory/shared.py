@@ -430,6 +430,7 @@ def _check_extents(layout, what: str) -> None:
     """Bank analysis walks every element: extents positive integers, strides integers, the size bounded
     (``(32,-64):(64,1)`` and ``(10^30,0):(2,4)`` reached numpy's ``need at least one array``, issue 31)."""
     from ..core import int_tuple as it
+    from ..errors import LimitError
     if not isinstance(layout, Layout):
         return
     shape, stride = it.flatten_to_tuple(layout.shape), it.flatten_to_tuple(layout.stride)
@@ -441,11 +442,12 @@ def _check_extents(layout, what: str) -> None:
     for d in stride:
         if type(d) is not int:
             raise LayoutError(f"{what}: {layout} has the stride {d}; a memory layout's strides are integers")
+        if abs(d) >= 1 << 40:   # numpy's int64 addresses (a 2^64 stride was an OverflowError)
+            raise LimitError(f"{what}: {layout} has the stride {d}, past the 2^40 the bank model addresses")
     n = 1
     for e in shape:
         n *= e
     if n > MAX_ELEMENTS:
-        from ..errors import LimitError
         raise LimitError(f"{what}: {layout} has {n} elements, more than the limit of {MAX_ELEMENTS} "
                          f"(symcute.memory.shared.MAX_ELEMENTS)")
 

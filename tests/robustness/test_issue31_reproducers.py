@@ -23,6 +23,7 @@ CASES = [
     (["bank", "--smem", "(1000000000000000000000000000000,0):(2,4)"], 2, "extent 0"),
     (["bank", "--smem", "(8,64):(64,1)", "--tv", "((),()):((),())", "--value-bits", "16"], 2, "no modes"),
     (["bank", "--smem", "(4096,4096):(4096,1)", "--fix"], 2, "MAX_ELEMENTS"),
+    (["bank", "--smem", "4:1", "--tv", "(16,4):(1,18446744073709551616)", "--value-bits", "16", "--fix"], 2, "2^40"),
     (["calc", "print_layout((0,1099511627776):(1,1))"], 2, "MAX_CELLS"),
     (["calc", "print_tensor(make_identity_tensor((0,4294967296,4)))"], 2, "MAX_CELLS"),
     (["calc", "print_tensor(make_identity_tensor((32,0,-1,4294967296)))"], 2, "MAX_CELLS"),
