@@ -515,6 +515,9 @@ def _why_invalid(e: Exception) -> str:
     """The user's mistake in words of the call, never Python's own message (``tuple index out of range``,
     ``'int' object has no attribute 'rank'``, ``<lambda>() takes 1 positional argument``: issue 31)."""
     text = str(e)
+    bad_key = _re.search(r"unexpected keyword argument '(\w+)'", text) if isinstance(e, TypeError) else None
+    if bad_key:   # the user's own word, which the message may quote
+        return f"unexpected keyword argument {bad_key.group(1)!r}"
     if isinstance(e, TypeError) and _re.search(r"positional argument|required (positional|keyword)|"
                                               r"unexpected keyword|takes no arguments", text):
         return "the number of arguments is not one this function takes"

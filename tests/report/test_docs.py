@@ -14,8 +14,16 @@ DOCS = Path(__file__).resolve().parents[2] / "docs"
 CASES = [(doc, cmd, exp) for doc in ("tutorial.md", "cli.md") for cmd, exp in console_cases(f"docs/{doc}")]
 
 
+@pytest.fixture(scope="module")
+def shells(tmp_path_factory):
+    # one working directory per document, as one shell session: a later command reads what an earlier one
+    # wrote (`symcute prove ... --certificate c.json` then `symcute check c.json`)
+    return {doc: tmp_path_factory.mktemp(doc.replace(".", "_")) for doc in ("tutorial.md", "cli.md")}
+
+
 @pytest.mark.parametrize("doc, cmd, expected", CASES, ids=[f"{d}:{c[:60]}" for d, c, _ in CASES])
-def test_console_examples(doc, cmd, expected, cli, tmp_path, monkeypatch):
+def test_console_examples(doc, cmd, expected, cli, shells, monkeypatch):
+    tmp_path = shells[doc]
     monkeypatch.chdir(tmp_path)
     argv = shlex.split(cmd)
     assert argv[0] == "symcute"
