@@ -199,23 +199,20 @@ class Reader:
             self.expect(",")
             s = self._signed_int()
             self.expect(">")
-            outer = Swizzle(b, m, s)
-            self.expect("o")
-            offset = self.int_tuple()
-            self.expect("o")
-            self.enter()
-            inner = self.layout()
-            self.leave()
-            return ComposedLayout(outer, offset, inner)
+            return self.composed_tail(Swizzle(b, m, s), required=True)
         shape = self.int_tuple()
         plain = Layout(shape, self.int_tuple(allow_basis=True)) if self.accept(":") else Layout(shape)
         return self.composed_tail(plain)
 
-    def composed_tail(self, outer):
-        """``outer`` itself, or ``outer o Offset o Layout`` (a ComposedLayout) when ``o`` follows."""
-        if not self.at("o"):
+    def composed_tail(self, outer, required: bool = False):
+        """``outer`` itself, or ``outer o Offset o Layout`` (a ComposedLayout) when ``o`` follows (it must
+        after a swizzle: ``required``)."""
+        if required:
+            self.expect("o")
+        elif not self.at("o"):
             return outer
-        self.next()
+        else:
+            self.next()
         offset = self.int_tuple()
         self.expect("o")
         self.enter()
