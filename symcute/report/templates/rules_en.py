@@ -113,6 +113,7 @@ STATEMENTS = {
     "append": "Append a mode (append<N> pads with 1:0 up to rank N).",
     "prepend": "Prepend a mode (prepend<N> pads at the front up to rank N).",
     "flatten": "Flatten the nesting of a layout's modes.",
+    "unflatten": "Give a flat tuple the nesting of a target profile (CuTe's unflatten).",
     "make_tuple": "A tuple of the values above (an argument built from recorded values).",
     "get_slice": "The slice of a TiledMMA for one thread index (a ThrMMA).",
     "prove_contract":

@@ -77,6 +77,7 @@ STATEMENTS = {
     "append": "追加一个 mode。",
     "prepend": "在前面加一个 mode。",
     "flatten": "展平 mode 的嵌套。",
+    "unflatten": "按目标 profile 恢复扁平 tuple 的嵌套（CuTe 的 unflatten）。",
     "make_tuple": "由前面的值组成的元组。",
     "get_slice": "TiledMMA 对一个线程的切片（ThrMMA）。",
     "prove_contract":
