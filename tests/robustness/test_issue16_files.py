@@ -63,7 +63,9 @@ def test_hostile_manifests_are_one_line_errors(emitted, edit, expected):
     m = json.loads(manifest)
     edit(m)
     (d / "manifest.json").write_text(json.dumps(m))
-    (d / "results.jsonl").write_text('{"kind":"case","index":0,"status":"ok","d":["00"]}\n')
+    # an env line naming the manifest: results without one are refused before the manifest is read (issue 31)
+    env = '{"kind":"env","manifest":"%s","device":"x","start":0}\n' % m.get("id", "x")
+    (d / "results.jsonl").write_text(env + '{"kind":"case","index":0,"status":"ok","d":["00"]}\n')
     argv = ["hwcheck", "--results", str(d / "results.jsonl")]
     code, out, err = run_cli(argv)
     check_exit(argv, code, err)
