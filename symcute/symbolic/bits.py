@@ -1,4 +1,4 @@
-"""The bits view of a layout (DESIGN.md, "Three views of one layout"): an F2-affine map of named bits.
+"""The bits view of a layout (docs/symbolic.md, "Swizzled layouts (the bits view)"): an F2-affine map of named bits.
 
 A swizzle ``Sw<B,M,S>`` XORs bit-field ``[M+S, M+S+B)`` of its input into
 ``[M, M+B)``: it is linear over GF(2) on the bits of any offset.  A layout is

@@ -1,4 +1,4 @@
-"""Formula: a layout as a linear form over named sub-axes (DESIGN.md, "Sub-axis" and "Formula").
+"""Formula: a layout as a linear form over named sub-axes (docs/symbolic.md, "Sub-axes" and "Names").
 
 A flat layout ``(s_i):(d_i)`` is a list of sub-axes ``x_i in [0, s_i)``: its
 input index is ``q = sum(x_i * P_i)`` (``P`` the exclusive prefix product of the

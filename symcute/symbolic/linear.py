@@ -1,4 +1,4 @@
-"""Linear forms over bounded digits: the object the prover compares (DESIGN.md, "Mutual refinement").
+"""Linear forms over bounded digits: the object the prover compares (docs/symbolic.md, "Proofs by mutual refinement").
 
 A *term* is a Layout, a Formula, or ``Compose(outer, inner)`` (the function
 ``x -> outer(inner(x))``, evaluated as CuTe evaluates layouts on integers; this

@@ -1,6 +1,6 @@
 """The prover: equality, inverse identities, injectivity, surjectivity, bijectivity of layouts.
 
-Method (DESIGN.md, "Mutual refinement"): write each side as a linear form over
+Method (docs/symbolic.md, "Proofs by mutual refinement"): write each side as a linear form over
 bounded digits of the input index (:mod:`symcute.symbolic.linear`), refine both
 to common digits, and compare coefficients; two linear forms on a box agree
 everywhere iff their coefficients agree on every digit of extent > 1.  The
