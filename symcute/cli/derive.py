@@ -195,7 +195,7 @@ def derivation_for(args):
         return recipes.derive_retile(args.mma, args.atom_layout, args.operand, args.copy_atom, args.value_type,
                                      args.values, args.contrast, args.permutation)
     if args.what == "expr":
-        from .calc import parse_lets
+        from ..expr.bindings import parse_lets
         from ..expr import derive_expr
         return derive_expr(args.expr, parse_lets(args.let), _names(args.name))
     if args.what == "gmem":

@@ -28,31 +28,6 @@ def register(sub) -> None:
     p.set_defaults(handler=run)
 
 
-def evaluate_named(expr: str, lets: list[str], names: list[str]):
-    """Evaluate ``expr`` with --let bindings, the variables in ``names`` turned into named Formulas."""
-    from ..expr import parse_expr_text
-    return parse_expr_text(expr).evaluate(bind(lets, names))
-
-
-def bind(lets: list[str], names: list[str]) -> dict:
-    """The --let bindings (in order) with the --name variables turned into named Formulas."""
-    from ..expr import parse_expr_text
-    from ..errors import ParseError
-    from ..symbolic import formula
-    from ..symbolic.names import parse_names
-    from .calc import parse_lets
-    env = {}
-    for k, v in parse_lets(lets).items():  # in order: a binding may use the ones before it
-        env[k] = parse_expr_text(v).evaluate(env)
-    for item in names:
-        var, sep, tree = item.partition("=")
-        var = var.strip()
-        if not sep or var not in env:
-            raise ParseError(f"--name expects VAR=TREE with VAR bound by --let, got {item!r}")
-        env[var] = formula(env[var], parse_names(tree))
-    return env
-
-
 def as_formula(value, names_text: str | None):
     from ..errors import SymcuteError
     from ..symbolic import Formula, formula
@@ -75,6 +50,7 @@ def as_formula(value, names_text: str | None):
 def run(args) -> int:
     from ..expr import default_names, parse_expr_text
     from ..symbolic.names import format_names
+    from ..expr.bindings import bind
     env = bind(args.let, args.name)
     value = parse_expr_text(args.expr).evaluate(env)
     names = args.names

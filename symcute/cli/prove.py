@@ -91,7 +91,7 @@ def _expression(args, lim):
     from ..errors import ParseError
     from ..symbolic.claim import Claim, prove_claim
     from ..symbolic.proof import Proof
-    from .formula import evaluate_named
+    from ..expr.bindings import evaluate_named
     if args.claim.strip().isidentifier():   # a word that is no keyword: a typo, said as argparse says it
         raise ParseError(f"argument claim: invalid choice: {args.claim!r} (choose from "
                          f"{', '.join(repr(k) for k in sorted(CLAIMS))}, or write a claim expression)")
@@ -115,7 +115,8 @@ def _keyword(args, lim):
     from ..errors import ParseError
     from .. import symbolic as sym
     from ..symbolic import claim as C
-    from .formula import as_formula, evaluate_named
+    from ..expr.bindings import evaluate_named
+    from .formula import as_formula
 
     def value(text, names=None):
         v = evaluate_named(text, args.let, args.name)
