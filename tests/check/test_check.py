@@ -13,6 +13,7 @@ import copy
 import json
 import pathlib
 import random
+import re
 from collections import Counter
 
 import jsonschema
@@ -20,6 +21,7 @@ import pytest
 
 from symcute import check
 from symcute.core import coalesce
+from symcute.core.composed import ComposedLayout
 from symcute.core.parse import parse_layout
 from symcute.symbolic import prover
 from symcute.symbolic.certfile import term_of
@@ -41,8 +43,32 @@ def _plain(rng, pow2=False):
     return f"({','.join(map(str, ext))}):({','.join(map(str, st))})"
 
 
+def _tile(rng):
+    """A swizzled shared-memory tile whose size need not be a power of two (the block decomposition's family):
+    rows of ``2^B * r`` (r = 3: three stages, 5, 6, 7) or stages stacked above a power-of-two tile, at times
+    with one stride edited; column-major tiles, whose non-power-of-two digit sits under the swizzle."""
+    b, m = rng.randint(1, 3), rng.randint(0, 2)
+    s = rng.randint(b, 3)
+    cols, r = 1 << (m + s), rng.choice([1, 3, 3, 5, 6, 7])
+    rows = (1 << b) * r
+    while rows * cols > 4096:
+        rows //= 2
+    pick = rng.random()
+    if pick < 0.4:
+        shape, stride = [rows, cols], [cols, 1]
+    elif pick < 0.6:   # column-major: no split (a non-power-of-two digit below q), the swizzle a bijection
+        shape, stride = [cols, rows], [1, cols]
+    else:
+        shape, stride = [1 << b, cols, r], [cols, 1, rng.choice([1, 2]) * (cols << b)]
+    if rng.random() < 0.3:
+        stride[rng.randrange(len(stride))] = rng.choice([0, 1, 2, 3, 8, cols, 2 * cols])
+    return f"Sw<{b},{m},{s}> o 0 o ({','.join(map(str, shape))}):({','.join(map(str, stride))})"
+
+
 def _term(rng):
     pick = rng.random()
+    if pick < 0.2:
+        return _tile(rng)
     if pick < 0.5:
         return _plain(rng)
     if pick < 0.8:
@@ -79,7 +105,13 @@ def claims(seed: int, count: int):
         if size > 4096:
             continue
         kind = rng.choice(["equal", "injective", "surjective", "bijective"])
-        if kind == "equal":
+        if kind == "equal" and isinstance(L, ComposedLayout) and rng.random() < 0.7:
+            # one swizzle on both sides: the swizzle-bijection argument (the layouts coalesced, or a stride edited)
+            inner = coalesce(L.inner) if rng.random() < 0.5 else parse_layout(_tile(rng).partition(" o 0 o ")[2])
+            p = prover.prove(L, ComposedLayout(L.outer, 0, inner), domain=size) if inner.size() >= size else None
+            if p is None:
+                continue
+        elif kind == "equal":
             other = coalesce(L) if isinstance(L, type(parse_layout("1:1"))) and rng.random() < 0.6 else \
                 parse_layout(_plain(rng)) if not isinstance(L, Compose) else L.outer
             p = prover.prove(L, other, domain=size) if other.size() >= size or rng.random() < 0.5 else None
@@ -116,8 +148,9 @@ def test_every_certificate_is_re_verified(certificates):
             unchecked.append((c["method"], r.why))
     print("\ncertificates:", dict(sorted(counts.items())))
     # every method with an arithmetic certificate is re-checked: nothing left unchecked on these sizes
-    assert [u for u in unchecked if u[0] in ("refinement", "chain", "gf2", "exhaustive")] == []
-    assert {m for (m, _v, _s) in counts} >= {"refinement", "chain", "gf2"}
+    assert [u for u in unchecked if u[0] in ("refinement", "chain", "gf2", "exhaustive", "block-split",
+                                             "swizzle-bijection")] == []
+    assert {m for (m, _v, _s) in counts} >= {"refinement", "chain", "gf2", "block-split", "swizzle-bijection"}
     assert sum(counts.values()) >= 0.9 * N_CLAIMS
 
 
@@ -137,7 +170,45 @@ def witnesses(c: dict, ce: dict) -> bool:
     return False
 
 
-MUTATIONS = ("stride", "extent", "domain", "verdict", "digit", "column", "constant", "rank", "counterexample")
+MUTATIONS = ("stride", "extent", "domain", "verdict", "digit", "column", "constant", "rank", "counterexample",
+             "split", "part")
+EVIDENCE_EDITS = ("digit", "column", "constant", "rank", "split", "part")
+
+
+def _edit_part(ev: dict, rng) -> bool:
+    """One edit of a block's own evidence (a column, the constant, a digit's coefficient, the rank)."""
+    if "part" in ev:
+        ev = ev["part"]["evidence"]
+    else:
+        ev = rng.choice(ev["parts"])["evidence"]
+    if "split" in ev or "part" in ev:
+        return _edit_part(ev, rng)
+    keys = [k for k in ("columns", "constant", "digits", "rank") if ev.get(k) not in (None, [])]
+    if not keys:
+        return False
+    key = rng.choice(keys)
+    if key == "columns":
+        ev[key][rng.randrange(len(ev[key]))] ^= 1 << rng.randrange(0, 10)
+    elif key == "digits":
+        row = rng.choice(ev[key])
+        row[rng.choice([k for k in row if k in ("coef", "lhs", "rhs")])] += rng.choice([1, -1, 2])
+    else:
+        ev[key] ^= 1 << rng.randrange(0, 3)
+    return True
+
+
+def _edit_split(sp: dict, rng) -> None:
+    """One edit of a block decomposition: q off a power of two, a digit's coefficient, a digit moved to the
+    other block."""
+    what = rng.choice(["q", "coef", "block"])
+    if what == "q":
+        sp["q"] += rng.choice([1, -1])
+    else:
+        row = rng.choice(sp["digits"])
+        if what == "coef":
+            row["coef"] += rng.choice([1, -1, 2])
+        else:
+            row["block"] = "low" if row["block"] == "high" else "high"
 
 
 def mutate(c: dict, what: str, rng):
@@ -174,6 +245,11 @@ def mutate(c: dict, what: str, rng):
         ev["constant"] ^= 1 << rng.randrange(0, 6)
     elif what == "rank" and "rank" in ev:
         ev["rank"] += rng.choice([1, -1])
+    elif what == "split" and "split" in ev:
+        _edit_split(ev["split"], rng)
+    elif what == "part" and ("parts" in ev or "part" in ev):
+        if not _edit_part(ev, rng):
+            return None
     elif what == "counterexample" and ev.get("counterexample"):
         ce = ev["counterexample"]
         key = rng.choice(sorted(k for k in ce if k != "value"))
@@ -205,7 +281,7 @@ def test_mutated_certificates_that_no_longer_prove_are_refused(certificates):
                 still_proves = witnesses(m["claim"], m["evidence"].get("counterexample") or {})
             # the evidence of a proof is what the checker re-verifies: an edited one proves nothing (a refutation
             # stands on its counterexample alone, so an edit elsewhere in it leaves it a proof)
-            evidence_edit = what in ("digit", "column", "constant", "rank") and m["verdict"] == "proved"
+            evidence_edit = what in EVIDENCE_EDITS and m["verdict"] == "proved"
             if not still_proves or evidence_edit:
                 required[what] += 1
                 refused[what] += r.status != "ok"
@@ -287,3 +363,79 @@ def test_the_commands_write_and_re_check(cli, tmp_path):
     code, _, _ = cli("derive", "swizzle", "Sw<2,0,2> o 0 o (4,4):(4,1)", "--certificates", str(d))
     code, _, _ = cli("check", str(d))
     assert code == 0
+
+
+TILES = ["Sw<3,3,3> o 0 o (192,64):(64,1)", "Sw<3,3,3> o 0 o (768,64):(64,1)",
+         f"Sw<3,3,3> o 0 o ({3 << 26},64):(64,1)",                       # 3 * 2^32 inputs
+         "Sw<3,3,3> o 0 o ((8,16),(64,1),3):((64,512),(1,0),8192)",      # the SM80 3-stage tile (128,64,3)
+         "Sw<3,3,3> o 0 o (8,64,5,7):(64,1,512,2560)", "Sw<2,0,2> o 0 o (12,4):(4,1)"]
+
+
+@pytest.mark.parametrize("text", TILES)
+def test_block_certificates_of_swizzled_tiles_are_re_verified(text):
+    """The split's certificate (q, the digits and their blocks, each block's own certificate) is re-checked at
+    any size; forged splits and blocks are refused."""
+    L = parse_layout(text)
+    certs = {}
+    for kind, p in (("injective", prover.is_injective(L)), ("bijective", prover.is_bijective(L, L.size())),
+                    ("surjective", prover.is_surjective(L, L.size()))):
+        assert p.proved, p
+        certs[kind] = c = p.certificate_file()
+        jsonschema.validate(c, SCHEMA)
+        assert c["method"] == "block-split" and check.check(c).status == "ok", check.check(c)
+    c = certs["bijective"]
+
+    def edited(edit):
+        m = copy.deepcopy(c)
+        edit(m)
+        return check.check(m)
+    low = next(r for r in c["evidence"]["split"]["digits"] if r["block"] == "low")
+    head, _, stride = text.rpartition(":")
+    forgeries = {
+        "q below the swizzle's bits": lambda m: m["evidence"]["split"].update(q=c["evidence"]["split"]["q"] // 2),
+        "a low digit moved high": lambda m: m["evidence"]["split"]["digits"][c["evidence"]["split"]["digits"]
+                                                                            .index(low)].update(block="high"),
+        "a coefficient": lambda m: m["evidence"]["split"]["digits"][-1].update(coef=low["coef"] + 1),
+        "a block dropped": lambda m: m["evidence"]["parts"].pop(),
+        "a block's rank": lambda m: next(p for p in m["evidence"]["parts"] if p["block"] == "low")["evidence"]
+        .update(rank=1),
+        "the claim's stride 1 made 2": lambda m: m["claim"]["terms"].__setitem__(0, head + ":" + re.sub(
+            r"\b1\b", "2", stride, count=1)),
+        "a false claim": lambda m: m["claim"].update(onto=c["claim"]["onto"] + 1),
+    }
+    for what, edit in forgeries.items():
+        assert edited(edit).status == "failed", what
+
+
+def test_block_refutations_of_a_missed_value_are_re_checked_past_the_bound():
+    """A 3-stage tile whose stages leave gaps misses 512: the checker splits 512 = 0 + 512*1 and re-checks that
+    the linear block misses 1 (1.6e9 inputs, far past re-enumeration); a value that is hit is refused."""
+    L = parse_layout(f"Sw<3,3,3> o 0 o (8,64,{3 << 20}):(64,1,4096)")
+    p = prover.is_surjective(L, L.size())
+    assert p.refuted
+    c = p.certificate_file()
+    r = check.check(c)
+    assert r.status == "ok" and "never hit" in r.why, r
+    m = copy.deepcopy(c)
+    m["evidence"]["counterexample"]["missing"] = 4096   # L(512) = Sw(4096) = 4096: hit
+    assert check.check(m).status == "failed"
+
+
+def test_swizzle_bijection_certificates_re_check_the_layouts_claim():
+    """``Sw o 0 o L`` collides where ``L`` does when the swizzle keeps the bits it reads; the layouts' own
+    certificate is re-checked, and a swizzle that writes a bit it reads is refused."""
+    L = parse_layout("Sw<3,4,3> o 0 o (8,64,3):(64,1,512)")
+    c = prover.is_injective(L).certificate_file()
+    assert c["method"] == "swizzle-bijection" and check.check(c).status == "ok"
+    m = copy.deepcopy(c)
+    m["claim"]["terms"] = ["Sw<3,0,2> o 0 o (8,64,3):(64,1,512)"]   # yyy = 28 and zzz = 7 share bit 2
+    assert check.check(m).status == "failed"
+    m = copy.deepcopy(c)
+    m["evidence"]["part"]["evidence"]["digits"][1]["coef"] += 1
+    assert check.check(m).status == "failed"
+    A, B = parse_layout("Sw<2,0,2> o 0 o (3,5):(5,1)"), parse_layout("Sw<2,0,2> o 0 o (3,(5,1)):(5,(1,7))")
+    c = prover.prove(A, B, domain=15).certificate_file()
+    assert c["method"] == "swizzle-bijection" and check.check(c).status == "ok", c
+    m = copy.deepcopy(c)
+    m["claim"]["terms"][1] = "Sw<2,0,3> o 0 o (3,(5,1)):(5,(1,7))"   # another swizzle on one side
+    assert check.check(m).status == "failed"
