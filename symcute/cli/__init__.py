@@ -15,7 +15,7 @@ import sys
 from ..errors import SymcuteError
 
 # (subcommand module, one-line help); a module that does not exist yet is skipped
-COMMANDS = ["calc", "formula", "prove", "check", "derive", "atoms", "lint", "hwcheck", "bank"]
+COMMANDS = ["calc", "formula", "prove", "check", "derive", "atoms", "lint", "hwcheck", "bank", "kernel"]
 
 
 class _Parser(argparse.ArgumentParser):

@@ -1,0 +1,490 @@
+"""The claims about a kernel's data path, decided over the static CTA tile (docs/kernel.md, "The claims").
+
+:func:`check` decides ``a.load``, ``b.load``, ``a.fragment``, ``b.fragment``, ``c.store`` and
+``residue``.  The first five are equalities and bijections of layouts (:mod:`.datapath`) that the prover
+(:mod:`symcute.symbolic`) decides with its three verdicts; the tile is static and the problem's
+parameters enter only the gmem layouts, so a proof holds for every problem size.  ``residue`` is exact
+arithmetic over the residues of the parameters modulo the tile (one period), from the tile coordinates
+the loads and stores touch.
+
+Every refutation is re-evaluated with core (layouts called on ints) before it is reported: the
+counterexample names the thread, the value or register, the k-block, the stage, the element expected
+and the one found, and the first link of the data path where they part.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from ..core import Layout, right_inverse, size
+from ..errors import SymcuteError
+from ..symbolic import is_bijective, is_injective, prove
+from ..symbolic.linear import Compose
+from ..symbolic import exhaustive
+from . import datapath as dp
+from .description import Kernel, OPERAND_DIMS
+
+DIM_NAMES = ("M", "N", "K")
+_VERDICTS = ("proved", "refuted", "unknown")
+
+
+@dataclass
+class ClaimResult:
+    """One claim's answer: ``verdict`` (proved, refuted, unknown), the side ``conditions`` it needs (found
+    by the checker), a ``counterexample`` (a refutation only), the ``link`` where a refutation parts, a
+    ``fix`` where one is known, and the prover's ``proofs`` of its parts (statement, verdict, method)."""
+    id: str
+    statement: str
+    verdict: str
+    method: str = ""
+    conditions: list = field(default_factory=list)
+    counterexample: dict | None = None
+    link: str = ""
+    fix: str = ""
+    why: str = ""
+    proofs: list = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        d = {"verdict": self.verdict, "statement": self.statement, "method": self.method,
+             "conditions": list(self.conditions), "counterexample": self.counterexample}
+        if self.link:
+            d["link"] = self.link
+        if self.fix:
+            d["fix"] = self.fix
+        if self.why:
+            d["why"] = self.why
+        d["proofs"] = [{"statement": str(p.statement), "verdict": str(p.verdict.value), "method": str(p.method.value
+                        if hasattr(p.method, "value") else p.method)} for p in self.proofs]
+        return d
+
+
+@dataclass
+class KernelCheck:
+    """The answers of :func:`check`, by claim id, in the order they were decided."""
+    kernel: Kernel
+    claims: dict
+
+    @property
+    def exit_status(self) -> int:
+        """0 every claim proved, 1 one refuted, 3 one unknown (``symcute prove``'s statuses)."""
+        vs = [c.verdict for c in self.claims.values()]
+        return 1 if "refuted" in vs else 3 if "unknown" in vs else 0
+
+    def to_dict(self) -> dict:
+        return {"kernel": self.kernel.source, "claims": {k: c.to_dict() for k, c in self.claims.items()}}
+
+
+def check(kernel: Kernel, claims=None) -> KernelCheck:
+    """Decide the claims (``claims``: ids to decide, default all) of ``kernel``."""
+    deciders = {
+        "a.load": lambda: decide_load(kernel, "a"),
+        "b.load": lambda: decide_load(kernel, "b"),
+        "a.fragment": lambda: decide_fragment(kernel, "a"),
+        "b.fragment": lambda: decide_fragment(kernel, "b"),
+        "c.store": lambda: decide_store(kernel),
+        "residue": lambda: decide_residue(kernel),
+    }
+    wanted = list(deciders) if claims is None else list(claims)
+    for c in wanted:
+        if c not in deciders:
+            raise SymcuteError(f"kernel check: unknown claim {c!r}; the claims are {', '.join(deciders)}")
+    return KernelCheck(kernel, {c: deciders[c]() for c in wanted})
+
+
+# --- helpers -------------------------------------------------------------------------------------------
+def _join(proofs) -> tuple[str, str]:
+    """The conjunction's verdict and method: refuted if one part is, else unknown if one is, else proved."""
+    verdicts = [p.verdict.value for p in proofs]
+    verdict = "refuted" if "refuted" in verdicts else "unknown" if "unknown" in verdicts else "proved"
+    methods = []
+    for p in proofs:
+        m = p.method.value if hasattr(p.method, "value") else str(p.method)
+        if m not in methods:
+            methods.append(m)
+    return verdict, "+".join(methods)
+
+
+def _elem(op: str, coord: tuple) -> str:
+    names = {"a": ("m", "k"), "b": ("n", "k"), "c": ("m", "n")}[op]
+    return f"{op.upper()}({names[0]}={coord[0]},{names[1]}={coord[1]})"
+
+
+def _selem(op: str, coord: tuple, stage: int) -> str:
+    names = {"a": ("m", "k"), "b": ("n", "k")}[op]
+    return f"s{op.upper()}({names[0]}={coord[0]},{names[1]}={coord[1]},stage={stage})"
+
+
+def _first_collision(term, n: int):
+    """Two indices where ``term`` takes one value, or None (core's values over ``[0, n)``)."""
+    v = exhaustive.values(term, n)
+    order = v.argsort(kind="stable")
+    sv = v[order]
+    for i in range(1, len(sv)):
+        if sv[i] == sv[i - 1]:
+            return int(order[i - 1]), int(order[i])
+    return None
+
+
+def _first_missing(term, n: int, onto: int):
+    """The least value of ``[0, onto)`` ``term`` never takes on ``[0, n)``, or None."""
+    import numpy as np
+    v = exhaustive.values(term, n)
+    seen = np.zeros(onto, dtype=bool)
+    inside = v[(v >= 0) & (v < onto)]
+    seen[inside] = True
+    miss = np.flatnonzero(~seen)
+    return int(miss[0]) if len(miss) else None
+
+
+def _first_outside(term, n: int, onto: int):
+    v = exhaustive.values(term, n)
+    import numpy as np
+    bad = np.flatnonzero((v < 0) | (v >= onto))
+    return int(bad[0]) if len(bad) else None
+
+
+def _unknown(cid: str, statement: str, proofs, why: str) -> ClaimResult:
+    verdict, method = _join(proofs)
+    return ClaimResult(cid, statement, "unknown", method, proofs=list(proofs), why=why)
+
+
+# --- a.load, b.load --------------------------------------------------------------------------------------
+def decide_load(kernel: Kernel, op: str) -> ClaimResult:
+    """Each k-tile's G2S copy writes every element of its smem stage exactly once, with the gmem element
+    the smem layout assigns it.
+
+    Three parts: the copy's destination map ``tidfrg_D`` is a bijection onto the tile (every tile
+    coordinate written by exactly one (thread, value)); its source map ``tidfrg_S`` equals it (the value
+    a thread writes to sX(c) is the one it read from gX(c)); the smem layout is injective over all of its
+    (coordinate, stage) (distinct elements and stages never share an address)."""
+    x = kernel.operand(op)
+    shape = kernel.tile_shape(op)
+    n = shape[0] * shape[1]
+    T = x.g2s.size()
+    cid = f"{op}.load"
+    statement = (f"each k-tile's G2S copy writes every element of s{op.upper()}'s stage exactly once, with the "
+                 f"g{op.upper()} element of the same tile coordinate")
+    D = dp.copy_tv(x.g2s, "D", shape)
+    S = dp.copy_tv(x.g2s, "S", shape)
+    link = f"the G2S copy [{op}] g2s = {x.g2s_text}"
+    proofs = []
+    if size(D) != T * (size(D) // T):
+        raise SymcuteError(f"[{op}] g2s: its partition of the {shape[0]}x{shape[1]} tile does not split over "
+                           f"{T} threads")
+    p_cover = is_bijective(D, n)
+    proofs.append(p_cover)
+    if p_cover.refuted:
+        return _load_cover_refuted(kernel, op, D, T, n, shape, statement, link, proofs)
+    p_same = prove(S, D, labels=("tidfrg_S", "tidfrg_D"))
+    proofs.append(p_same)
+    if p_same.refuted:
+        i = _first_differ(S, D, size(D))
+        t, j = i % T, i // T
+        src, dst = dp.tile_coord(S(i), shape), dp.tile_coord(D(i), shape)
+        assert src != dst
+        ce = {"thread": t, "value": j, "k_tile": 0, "stage": 0, "expected": _elem(op, dst), "found": _elem(op, src),
+              "written": _selem(op, dst, 0)}
+        return ClaimResult(cid, statement, "refuted", _join(proofs)[1], counterexample=ce, proofs=proofs, link=link,
+                           why=f"thread {t} value {j} reads {_elem(op, src)} and writes it to {_selem(op, dst, 0)}")
+    smem = x.smem
+    p_inj = is_injective(smem)
+    proofs.append(p_inj)
+    if p_inj.refuted:
+        pair = _first_collision(smem, size(smem))
+        if pair is None:
+            return _unknown(cid, statement, proofs, "the prover refuted injectivity; no collision re-evaluated")
+        (i0, i1) = pair
+        c0, c1 = (_smem_coord(smem, i, shape) for i in (i0, i1))
+        addr = smem(i0)
+        assert addr == smem(i1)
+        ce = {"thread": None, "stage": c0[2], "expected": f"{_selem(op, c0[:2], c0[2])} and "
+              f"{_selem(op, c1[:2], c1[2])} at distinct addresses", "found": f"both at smem offset {addr}"}
+        return ClaimResult(cid, statement, "refuted", _join(proofs)[1], counterexample=ce, proofs=proofs,
+                           link=f"the smem layout [{op}] smem = {x.smem_text}",
+                           why=f"two elements of s{op.upper()} share offset {addr}: a later copy overwrites "
+                               f"an earlier one")
+    verdict, method = _join(proofs)
+    if verdict == "unknown":
+        return _unknown(cid, statement, proofs, "a part of the claim is unknown to the prover")
+    return ClaimResult(cid, statement, "proved", method, proofs=proofs)
+
+
+def _smem_coord(smem, i: int, shape: tuple) -> tuple:
+    stage_size = shape[0] * shape[1]
+    m, k = dp.tile_coord(i % stage_size, shape)
+    return m, k, i // stage_size
+
+
+def _first_differ(lhs, rhs, n: int) -> int:
+    import numpy as np
+    a, b = exhaustive.values(lhs, n), exhaustive.values(rhs, n)
+    return int(np.flatnonzero(a != b)[0])
+
+
+def _load_cover_refuted(kernel, op, D, T, n, shape, statement, link, proofs) -> ClaimResult:
+    cid = f"{op}.load"
+    N = size(D)
+    pair = _first_collision(D, N)
+    if pair is not None:
+        i0, i1 = pair
+        c = dp.tile_coord(D(i0), shape)
+        assert D(i0) == D(i1)
+        ce = {"thread": i0 % T, "value": i0 // T, "other_thread": i1 % T, "other_value": i1 // T, "k_tile": 0,
+              "stage": 0, "expected": f"{_selem(op, c, 0)} written once", "found": "written twice"}
+        miss = _first_missing(D, N, n)
+        if miss is not None:
+            ce["never_written"] = _selem(op, dp.tile_coord(miss, shape), 0)
+        return ClaimResult(cid, statement, "refuted", _join(proofs)[1], counterexample=ce, proofs=proofs, link=link,
+                           why=f"threads {i0 % T} and {i1 % T} both write {_selem(op, c, 0)}",
+                           fix="a thread layout and a value layout whose raked product covers the tile once "
+                               "(make_tiled_copy's thr_layout and val_layout)")
+    out = _first_outside(D, N, n)
+    if out is not None:
+        ce = {"thread": out % T, "value": out // T, "k_tile": 0, "stage": 0,
+              "expected": f"a tile index in [0, {n})", "found": f"tile index {D(out)}"}
+        return ClaimResult(cid, statement, "refuted", _join(proofs)[1], counterexample=ce, proofs=proofs, link=link,
+                           why="a value lands outside the CTA tile")
+    miss = _first_missing(D, N, n)
+    if miss is not None:
+        ce = {"thread": None, "k_tile": 0, "stage": 0, "expected": f"{_selem(op, dp.tile_coord(miss, shape), 0)} "
+              f"written", "found": "no (thread, value) writes it"}
+        return ClaimResult(cid, statement, "refuted", _join(proofs)[1], counterexample=ce, proofs=proofs, link=link,
+                           why="the copy does not cover the tile")
+    return _unknown(cid, statement, proofs, "the prover refuted the cover; no witness re-evaluated")
+
+
+# --- a.fragment, b.fragment ------------------------------------------------------------------------------------
+def decide_fragment(kernel: Kernel, op: str) -> ClaimResult:
+    """At every k-block, each register the MMA atom reads holds exactly the element it needs.
+
+    The MMA reads register ``F(r)`` of thread ``t`` (``F``: the fragment layout, ``r`` its natural index
+    ``(v, m, k_block)``) and needs tile coordinate ``mma_tv(t, r)``.  Without an S2R copy the register
+    was filled by ``copy(tCsA(_,_,k), tCrA(_,_,k))`` from ``partition_A(sA)`` (``[a] partition``); with
+    one, ``copy(s2r, tXsA(_,_,k), tXrA(_,_,k))`` with ``tXrA = retile_D(tCrA)`` put the element
+    ``tidfrg_S(t, j)`` in register ``retile_D(F)(j)``.  Either way it is one equality of layouts over
+    (thread, index), and (S2R) ``retile_D(F)`` must write every register once."""
+    x = kernel.operand(op)
+    mma = kernel.mma
+    shape = kernel.tile_shape(op)
+    T = mma.size()
+    cid = f"{op}.fragment"
+    O = op.upper()
+    statement = (f"at every k-block, each register of tC r{O} the MMA atom reads holds the {O} element its "
+                 f"Layout{O}_TV through the TiledMMA needs")
+    need = dp.mma_tv(mma, O, shape)
+    F = dp.fragment(mma, O, x.smem)
+    R = size(F)
+    proofs = []
+    p_f = is_bijective(F, R)
+    if not p_f.proved:
+        return _unknown(cid, statement, [p_f], f"the register fragment {F} is not a bijection onto its "
+                                                 f"registers (broadcast registers are not modelled)")
+    Finv = right_inverse(F)
+    fsizes = dp.flat_sizes(F)
+    if x.s2r is None:
+        held = dp.mma_tv(mma, x.partition, shape)
+        link = f"the register copy from thr_mma.partition_{x.partition}(s{O}) (no [{op}] s2r)"
+        if size(held) != size(need):
+            ce = {"thread": 0, "expected": f"{size(need) // T} values per thread (partition_{O})",
+                  "found": f"{size(held) // T} values per thread (partition_{x.partition})"}
+            return ClaimResult(cid, statement, "refuted", "domains", counterexample=ce, link=link,
+                               why="the copy's source and the fragment have different sizes")
+        p = prove(held, need, labels=(f"partition_{x.partition}", f"Layout{O}_TV"))
+        proofs.append(p)
+        if p.refuted:
+            i = _first_differ(held, need, size(need))
+            t, r = i % T, i // T
+            return _fragment_refuted(cid, statement, op, proofs, link, t, r, F, fsizes, held(i), need(i), shape,
+                                     fix=f"thr_mma.partition_{O}(s{O})" if x.partition != O else "")
+    else:
+        S = dp.copy_tv(x.s2r, "S", shape)
+        RD = x.s2r.retile(F)
+        link = f"the S2R copy [{op}] s2r = {x.s2r_text}"
+        p_rd = is_bijective(RD, R)
+        proofs.append(p_rd)
+        if p_rd.refuted:
+            miss = _first_missing(RD, size(RD), R)
+            ce = {"thread": 0, "register": miss, "expected": "every register of the fragment written by the "
+                  "S2R copy", "found": f"register {miss} never written" if miss is not None else
+                  "a register written twice"}
+            return ClaimResult(cid, statement, "refuted", _join(proofs)[1], counterexample=ce, proofs=proofs,
+                               link=f"retile_D of tCr{O} {F} by the S2R copy: {RD}",
+                               why="retile_D does not write every register of the fragment once")
+        if size(S) != T * size(RD):
+            ce = {"thread": 0, "expected": f"{size(RD)} values per thread (retile_D(tCr{O}))",
+                  "found": f"{size(S) // T} values per thread (partition_S(s{O}))"}
+            return ClaimResult(cid, statement, "refuted", "domains", counterexample=ce, proofs=proofs, link=link,
+                               why="the S2R copy's source and destination have different sizes")
+        needed = Compose(Compose(need, dp.with_thread(T, Finv)), dp.with_thread(T, RD))
+        p = prove(S, needed, labels=("partition_S", f"Layout{O}_TV o retile_D"))
+        proofs.append(p)
+        if p.refuted:
+            i = _first_differ(S, needed, size(S))
+            t, j = i % T, i // T
+            reg = RD(j)
+            r = Finv(reg)
+            assert F(r) == reg
+            return _fragment_refuted(cid, statement, op, proofs, link, t, r, F, fsizes, S(i), needed(i), shape,
+                                     fix=f"make_tiled_copy_{O}(..., mma)" if "make_tiled_copy_" + O not in
+                                     x.s2r_text else "")
+    verdict, method = _join(proofs)
+    if verdict == "unknown":
+        return _unknown(cid, statement, proofs, "a part of the claim is unknown to the prover")
+    return ClaimResult(cid, statement, "proved", method, proofs=proofs)
+
+
+def _fragment_refuted(cid, statement, op, proofs, link, t, r, F, fsizes, found, expected, shape, fix=""):
+    v, mi, kb = (dp.natural_coord(r, fsizes) + (0, 0, 0))[:3]
+    reg = F(r)
+    got, want = dp.tile_coord(found, shape), dp.tile_coord(expected, shape)
+    assert got != want
+    mode = "m" if op == "a" else "n"
+    ce = {"thread": t, "register": reg, "value": v, f"mma_{mode}": mi, "k_block": kb, "stage": "every",
+          "expected": _elem(op, want), "found": _elem(op, got)}
+    why = (f"{link} puts s{op.upper()}({got[0]},{got[1]}) in register {reg} of thread {t} "
+           f"(k-block {kb}); the MMA reads {_elem(op, want)} there")
+    return ClaimResult(cid, statement, "refuted", _join(proofs)[1], counterexample=ce, proofs=proofs, link=link,
+                       why=why, fix=fix)
+
+
+# --- c.store -------------------------------------------------------------------------------------------------
+def decide_store(kernel: Kernel) -> ClaimResult:
+    """Every C element of the CTA tile is accumulated in exactly one (thread, register) and written once.
+
+    ``partition_C`` over the CTA tile (``mma_tv(C)``) is a bijection onto the tile; the epilogue
+    ``axpby(alpha, tCrC, beta, tCgC)`` writes register ``(t, r)`` to ``tCgC = partition_C(gC)`` at the same
+    (t, r), so each C(m,n) is written once, by the thread that accumulated it."""
+    mma = kernel.mma
+    shape = kernel.tile_shape("c")
+    n = shape[0] * shape[1]
+    T = mma.size()
+    statement = "every C element of the CTA tile is accumulated in exactly one (thread, register) and written once"
+    L = dp.mma_tv(mma, "C", shape)
+    p = is_bijective(L, n)
+    link = f"thr_mma.partition_C(gC) of [mma] tiled = {kernel.mma_text}"
+    if p.refuted:
+        N = size(L)
+        pair = _first_collision(L, N)
+        if pair is not None:
+            i0, i1 = pair
+            c = dp.tile_coord(L(i0), shape)
+            ce = {"thread": i0 % T, "register": i0 // T, "other_thread": i1 % T, "other_register": i1 // T,
+                  "expected": f"{_elem('c', c)} in one (thread, register)", "found": "in two"}
+            return ClaimResult("c.store", statement, "refuted", _join([p])[1], counterexample=ce, proofs=[p],
+                               link=link, why=f"{_elem('c', c)} is accumulated twice")
+        miss = _first_missing(L, N, n)
+        if miss is not None:
+            c = dp.tile_coord(miss, shape)
+            ce = {"thread": None, "expected": f"{_elem('c', c)} accumulated", "found": "in no (thread, register)"}
+            return ClaimResult("c.store", statement, "refuted", _join([p])[1], counterexample=ce, proofs=[p],
+                               link=link, why=f"{_elem('c', c)} is never computed")
+        return _unknown("c.store", statement, [p], "the prover refuted the bijection; no witness re-evaluated")
+    if not p.proved:
+        return _unknown("c.store", statement, [p], "the bijection is unknown to the prover")
+    return ClaimResult("c.store", statement, "proved", _join([p])[1], proofs=[p])
+
+
+# --- residue -----------------------------------------------------------------------------------------------------
+def decide_residue(kernel: Kernel) -> ClaimResult:
+    """Every read and write stays inside A, B and C, for every admissible M, N, K.
+
+    For each operand and each of its two dimensions X (tile extent ``T``): the grid has ``ceil(X/T)`` tiles
+    along X and the last one touches ``(ceil(X/T) - 1) * T + c`` for every tile coordinate ``c`` the
+    copies touch (read off the load and store maps); without predication that is inside iff
+    ``X % T == 0 or X % T > c_max``.  The checker finds that condition and decides it for every admissible
+    X (positive multiples of the declared divisor) over one period of ``X mod T``; a predicated operand
+    (copy_if against an identity tensor, tiled_copy_if.cu) has none."""
+    statement = "every read and write stays inside A, B and C, for every admissible M, N, K"
+    conditions, failures = [], []
+    for op in ("a", "b", "c"):
+        x = kernel.operand(op)
+        shape = kernel.tile_shape(op)
+        if op == "c":
+            L = dp.mma_tv(kernel.mma, "C", shape)
+            what = "written"
+        else:
+            L = dp.copy_tv(x.g2s, "S", shape)
+            what = "read"
+        vals = exhaustive.values(L, size(L))
+        if x.predicate:
+            continue
+        for axis, dim in enumerate(OPERAND_DIMS[op]):
+            T = shape[axis]
+            coords = (vals % shape[0]) if axis == 0 else (vals // shape[0])
+            c_max = int(coords.max())
+            cond = f"{_dim_text(kernel, dim)} % {T} == 0" if c_max == T - 1 else \
+                f"{_dim_text(kernel, dim)} % {T} == 0 or {_dim_text(kernel, dim)} % {T} > {c_max}"
+            bad = _violation(kernel, dim, T, c_max)
+            if cond not in conditions:
+                conditions.append(cond)
+            if bad is not None:
+                failures.append((op, axis, dim, T, c_max, bad, L, vals, what))
+    if not failures:
+        return ClaimResult("residue", statement, "proved", "exact (residues modulo the tile)", conditions=conditions)
+    op, axis, dim, T, c_max, X, L, vals, what = failures[0]
+    return _residue_refuted(kernel, statement, conditions, op, axis, dim, T, c_max, X, L, vals, what)
+
+
+def _dim_text(kernel: Kernel, dim: int) -> str:
+    x = kernel.shape[dim]
+    return x if isinstance(x, str) else DIM_NAMES[dim]
+
+
+def _violation(kernel: Kernel, dim: int, T: int, c_max: int):
+    """The least admissible extent of dimension ``dim`` whose last tile reaches past it, or None."""
+    x = kernel.shape[dim]
+    candidates = [x] if isinstance(x, int) else [kernel.divisors[x] * q for q in range(1, T + 1)]
+    for X in candidates:   # X mod T has period T / gcd(d, T) <= T over the multiples of d
+        last = (math.ceil(X / T) - 1) * T + c_max
+        if last >= X:
+            return X
+    return None
+
+
+def _residue_refuted(kernel, statement, conditions, op, axis, dim, T, c_max, X, L, vals, what) -> ClaimResult:
+    import numpy as np
+    shape = kernel.tile_shape(op)
+    coords = (vals % shape[0]) if axis == 0 else (vals // shape[0])
+    i = int(np.flatnonzero(coords == c_max)[0])
+    threads = kernel.mma.size() if op == "c" else kernel.operand(op).g2s.size()
+    t, j = i % threads, i // threads
+    tc = dp.tile_coord(L(i), shape)
+    assert tc[axis] == c_max
+    extents = {}
+    for d in range(3):
+        v = kernel.shape[d]
+        if d == dim:
+            extents[DIM_NAMES[d]] = X
+        elif isinstance(v, int):
+            extents[DIM_NAMES[d]] = v
+        else:
+            extents[DIM_NAMES[d]] = math.lcm(kernel.divisors[v], kernel.cta[d])
+    blocks = [math.ceil(extents[DIM_NAMES[d]] / kernel.cta[d]) - 1 for d in OPERAND_DIMS[op]]
+    g = tuple(blocks[a] * shape[a] + tc[a] for a in range(2))
+    assert g[axis] >= X
+    env = {}
+    for d in range(3):
+        v = kernel.shape[d]
+        if isinstance(v, str):
+            env[v] = extents[DIM_NAMES[d]]
+    x = kernel.operand(op)
+    from ..expr import evaluate
+    gmem = evaluate(x.gmem_text, env)
+    offset = gmem(g)
+    extent = tuple(extents[DIM_NAMES[d]] for d in OPERAND_DIMS[op])
+    names = {"a": ("m", "k"), "b": ("n", "k"), "c": ("m", "n")}[op]
+    tile_mode = {"a": "k_tile", "b": "k_tile", "c": None}[op]
+    ce = {"problem": extents, "thread": t, "value" if op != "c" else "register": j,
+          "cta": {n_: b for n_, b in zip(names, blocks)}, "expected": f"{op.upper()} element inside "
+          f"{extent[0]}x{extent[1]}", "found": f"{what} {_elem(op, g)} at offset {offset} of g{op.upper()}"}
+    if tile_mode:
+        ce[tile_mode] = blocks[1]
+    link = (f"the {'G2S copy' if op != 'c' else 'epilogue'} of {op.upper()} without predication "
+            f"([{op}] predicate = false)")
+    return ClaimResult("residue", statement, "refuted", "exact (residues modulo the tile)", conditions=conditions,
+                       counterexample=ce, link=link,
+                       why=f"with {DIM_NAMES[dim]} = {X}, thread {t} {what} {_elem(op, g)}, outside the "
+                           f"{extent[0]}x{extent[1]} {op.upper()}",
+                       fix=f"[{op}] predicate = true (copy_if with an identity tensor), or declare "
+                           f"{_dim_text(kernel, dim)}:{T} in [problem] params")

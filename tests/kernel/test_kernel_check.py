@@ -1,0 +1,213 @@
+"""symcute.kernel: the sgemm_sm80 examples proved, planted bugs refuted with counterexamples re-evaluated here
+through CuTe's per-thread partitions (ThrCopy/ThrMMA slices evaluated with core), bad descriptions refused."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+
+from symcute.core import make_layout, right_inverse
+from symcute.errors import SymcuteError
+from symcute.expr import evaluate
+from symcute.kernel import check, from_dict, load
+from symcute.kernel import datapath as dp
+from tests.cli_runner import run_cli
+
+ROOT = Path(__file__).resolve().parents[2]
+NT = ROOT / "examples" / "kernels" / "sgemm_sm80_nt.toml"
+TN = ROOT / "examples" / "kernels" / "sgemm_sm80_tn.toml"
+CLAIMS = ["a.load", "b.load", "a.fragment", "b.fragment", "c.store", "residue"]
+
+
+def variant(tmp_path, base: Path, old: str, new: str) -> Path:
+    text = base.read_text()
+    assert old in text, old
+    p = tmp_path / "k.toml"
+    p.write_text(text.replace(old, new, 1))
+    return p
+
+
+@pytest.mark.parametrize("path", [NT, TN], ids=["nt", "tn"])
+def test_examples_every_claim_proved(path):
+    r = check(load(path))
+    assert list(r.claims) == CLAIMS
+    assert {c: v.verdict for c, v in r.claims.items()} == dict.fromkeys(CLAIMS, "proved")
+    # the side conditions are found from the tile and the copies, and the declared divisors imply them
+    assert r.claims["residue"].conditions == ["M % 128 == 0", "K % 8 == 0", "N % 128 == 0"]
+    assert r.exit_status == 0
+
+
+def test_cli_json(tmp_path):
+    code, out, err = run_cli("kernel", "check", str(NT), "--json")
+    assert code == 0, err
+    d = json.loads(out)
+    assert set(d["claims"]) == set(CLAIMS)
+    for c in d["claims"].values():
+        assert c["verdict"] == "proved" and c["counterexample"] is None and isinstance(c["conditions"], list)
+
+
+def _s2r_variant(tmp_path, ctor: str) -> Path:
+    return variant(tmp_path, NT, 'g2s = "make_tiled_copy(Copy_Atom<SM80_CP_ASYNC_CACHEALWAYS<uint128_t>,float>{}, '
+                   'Layout<Shape<_32,_8>>{}, Layout<Shape<_4,_1>>{})"\npredicate = false\n\n[b]',
+                   'g2s = "make_tiled_copy(Copy_Atom<SM80_CP_ASYNC_CACHEALWAYS<uint128_t>,float>{}, '
+                   'Layout<Shape<_32,_8>>{}, Layout<Shape<_4,_1>>{})"\npredicate = false\n'
+                   f's2r = "{ctor}(Copy_Atom<UniversalCopy<float>,float>{{}}, mma)"\n\n[b]')
+
+
+def test_s2r_copy_of_operand_a_proved(tmp_path):
+    r = check(load(_s2r_variant(tmp_path, "make_tiled_copy_A")), ["a.fragment"])
+    assert r.claims["a.fragment"].verdict == "proved"
+
+
+def test_planted_s2r_copy_for_the_wrong_operand(tmp_path):
+    k = load(_s2r_variant(tmp_path, "make_tiled_copy_B"))
+    r = check(k, ["a.fragment", "a.load"])
+    f = r.claims["a.fragment"]
+    assert r.claims["a.load"].verdict == "proved"
+    assert f.verdict == "refuted" and r.exit_status == 1
+    ce = f.counterexample
+    assert "make_tiled_copy_B" in f.link and f.fix == "make_tiled_copy_A(..., mma)"
+    # re-evaluate with core through CuTe's per-thread views: the S2R copy's partition_S of the tile and its
+    # retile_D of the fragment give the element put in the register; ThrMMA.partition_A the one the MMA reads
+    t, reg = ce["thread"], ce["register"]
+    ref = make_layout((128, 8))
+    F = dp.fragment(k.mma, "A", k.a.smem)
+    thr_copy = k.a.s2r.get_slice(t)
+    src, RD = thr_copy.partition_S(ref), thr_copy.retile_D(F)
+    js = [j for j in range(RD.size()) if RD(j) == reg]
+    assert len(js) == 1
+    found = dp.tile_coord(thr_copy.partition_offset("S", ref) + src(js[0]), (128, 8))
+    thr = k.mma.get_slice(t)
+    expected = dp.tile_coord(thr.partition_offset("A", ref) + thr.partition_A(ref)(right_inverse(F)(reg)), (128, 8))
+    assert ce["found"] == f"A(m={found[0]},k={found[1]})" and ce["expected"] == f"A(m={expected[0]},k={expected[1]})"
+    assert found != expected
+    assert ce["k_block"] == expected[1]   # the 16x16x1 UniversalFMA reads one k per k-block
+
+
+def test_planted_partition_of_the_wrong_operand(tmp_path):
+    p = variant(tmp_path, NT, 'predicate = false\n\n[b]', 'predicate = false\npartition = "B"\n\n[b]')
+    k = load(p)
+    f = check(k, ["a.fragment"]).claims["a.fragment"]
+    assert f.verdict == "refuted" and "partition_B" in f.link
+    ce = f.counterexample
+    t, reg = ce["thread"], ce["register"]
+    ref = make_layout((128, 8))
+    F = dp.fragment(k.mma, "A", k.a.smem)
+    r = right_inverse(F)(reg)
+    thr = k.mma.get_slice(t)
+    got = dp.tile_coord(thr.partition_offset("B", ref) + thr.partition_B(ref)(r), (128, 8))
+    want = dp.tile_coord(thr.partition_offset("A", ref) + thr.partition_A(ref)(r), (128, 8))
+    assert got != want
+    assert ce["found"] == f"A(m={got[0]},k={got[1]})" and ce["expected"] == f"A(m={want[0]},k={want[1]})"
+
+
+def test_planted_thread_layout_that_does_not_cover_the_tile(tmp_path):
+    # a hand-written thread layout with a stride-0 mode: 8 threads along k share one column
+    p = variant(tmp_path, NT, "Layout<Shape<_32,_8>>{}, Layout<Shape<_4,_1>>{})\"\npredicate = false\n\n[b]",
+                "Layout<Shape<_32,_8>,Stride<_1,_0>>{}, Layout<Shape<_4,_1>>{})\"\npredicate = false\n\n[b]")
+    k = load(p)
+    c = check(k, ["a.load"]).claims["a.load"]
+    assert c.verdict == "refuted"
+    ce = c.counterexample
+    ref = make_layout((128, 8))
+    def written_by(t, v):   # the tile index thread t's value v writes (CuTe's slice plus its offset)
+        thr = k.a.g2s.get_slice(t)
+        return thr.partition_offset("D", ref) + thr.partition_D(ref)(v)
+    assert (ce["thread"], ce["value"]) != (ce["other_thread"], ce["other_value"])
+    assert written_by(ce["thread"], ce["value"]) == written_by(ce["other_thread"], ce["other_value"])
+    m, kk = dp.tile_coord(written_by(ce["thread"], ce["value"]), (128, 8))
+    assert ce["expected"] == f"sA(m={m},k={kk},stage=0) written once"
+    # the tile holds 1024 elements and 1024 (thread, value) pairs write it: a duplicate leaves one unwritten
+    miss = ce["never_written"]
+    written = {written_by(t, v) for t in range(256) for v in range(4)}
+    mm, mk = (int(s.split("=")[1]) for s in miss[3:-1].split(",")[:2])
+    assert mm + 128 * mk not in written
+
+
+def test_planted_stages_sharing_smem(tmp_path):
+    p = variant(tmp_path, NT, 'smem = "(128,8,3):(1,128,1024)"', 'smem = "(128,8,3):(1,128,512)"')
+    c = check(load(p), ["a.load"]).claims["a.load"]
+    assert c.verdict == "refuted" and "share offset" in c.why
+    smem = evaluate("(128,8,3):(1,128,512)")
+    off = int(c.counterexample["found"].split()[-1])
+    assert sum(1 for i in range(smem.size()) if smem(i) == off) >= 2
+
+
+def test_planted_residue_without_predication(tmp_path):
+    p = variant(tmp_path, NT, 'params = ["M:128", "N:128", "K:8"]', 'params = ["M", "N:128", "K:8"]')
+    k = load(p)
+    r = check(k, ["residue"])
+    c = r.claims["residue"]
+    assert c.verdict == "refuted" and r.exit_status == 1
+    assert c.conditions == ["M % 128 == 0", "K % 8 == 0", "N % 128 == 0"]
+    ce = c.counterexample
+    M = ce["problem"]["M"]
+    assert M == 1   # the least admissible M: one row, and the CTA reads 128
+    # the last CTA along M is block ceil(M/128)-1; the thread's G2S value reads row 128*b + m >= M
+    b = math.ceil(M / 128) - 1
+    assert ce["cta"]["m"] == b
+    ref = make_layout((128, 8))
+    thr = k.a.g2s.get_slice(ce["thread"])
+    m, kk = dp.tile_coord(thr.partition_offset("S", ref) + thr.partition_S(ref)(ce["value"]), (128, 8))
+    row = 128 * b + m
+    assert row >= M and ce["found"].startswith(f"read A(m={row},k={kk + 8 * ce['k_tile']})")
+    offset = evaluate("(M,K):(1,M)", {"M": M, "K": ce["problem"]["K"]})((row, kk + 8 * ce["k_tile"]))
+    assert ce["found"].endswith(f"at offset {offset} of gA")
+
+
+def test_residue_predicated(tmp_path):
+    p = variant(tmp_path, NT, 'params = ["M:128", "N:128", "K:8"]', 'params = ["M", "N:128", "K:8"]')
+    text = p.read_text().replace("predicate = false", "predicate = true", 1)
+    p.write_text(text)
+    c = check(load(p), ["residue"]).claims["residue"]
+    assert c.verdict == "refuted" and c.counterexample["found"].startswith("written C(")   # C is not predicated
+    p.write_text(text.replace('gmem = "(M,N):(1,M)"', 'gmem = "(M,N):(1,M)"\npredicate = true'))
+    c = check(load(p), ["residue"]).claims["residue"]
+    assert c.verdict == "proved" and c.conditions == ["N % 128 == 0", "K % 8 == 0"]   # B alone is unpredicated
+
+
+def test_residue_fixed_shape(tmp_path):
+    p = variant(tmp_path, NT, 'shape = ["M", "N", "K"]\nparams = ["M:128", "N:128", "K:8"]',
+                'shape = [256, 256, 60]')
+    p.write_text(p.read_text().replace("(M,K):(1,M)", "(256,60):(1,256)").replace("(N,K):(1,N)", "(256,60):(1,256)")
+                 .replace("(M,N):(1,M)", "(256,256):(1,256)"))
+    c = check(load(p), ["residue"]).claims["residue"]
+    assert c.verdict == "refuted" and c.counterexample["problem"]["K"] == 60 and c.counterexample["k_tile"] == 7
+
+
+BAD = [
+    ("[a]\nfoo = 1\n", "[a] unknown key 'foo'"),
+    ("[tile]\ncta = [128, 128]\n", "[tile] cta must be an array of 3 integers"),
+    ('[a]\ng2s = "make_tiled_copy(Nope{})"\n', "[a] g2s:"),
+    ('[a]\ng2s = "(4,2):(1,4)"\n', "[a] g2s: expected a TiledCopy"),
+    ('[a]\nsmem = "(64,8,3):(1,64,512)"\n', "[a] smem: (64,8,3):(1,64,512) covers 64x8"),
+    ('[mma]\ntiled = "make_tiled_mma(UniversalFMA<float,float,float>{}, Layout<Shape<_8,_16,_1>>{})"\n',
+     "[a] g2s has 256 threads, the TiledMMA 128"),
+    ("[extra]\n", "unknown table [extra]"),
+    ('[a]\ntype = "floot"\n', "[a] type: 'floot' is not a CuTe value type"),
+    ('[pipeline]\nstages = 2\n', "[a] smem has 3 stage(s)"),
+    ('[a]\ngmem = "(M,Q):(1,M)"\n', "[a] gmem:"),
+]
+
+
+@pytest.mark.parametrize("patch,message", BAD)
+def test_bad_descriptions_are_one_line_errors(tmp_path, patch, message):
+    import tomllib
+    data = tomllib.loads(NT.read_text())
+    for table, body in tomllib.loads(patch).items():
+        data.setdefault(table, {}).update(body)
+    with pytest.raises(SymcuteError) as e:
+        from_dict(data, source="k.toml")
+    assert message in str(e.value) and "\n" not in str(e.value)
+
+
+def test_cli_bad_input_exit_2(tmp_path):
+    p = tmp_path / "k.toml"
+    p.write_text("[a\n")
+    code, out, err = run_cli("kernel", "check", str(p))
+    assert code == 2 and err.startswith("symcute: error:") and "not TOML" in err and err.count("\n") == 1
+    code, out, err = run_cli("kernel", "check", str(tmp_path / "missing.toml"))
+    assert code == 2 and "cannot read" in err
