@@ -23,6 +23,8 @@ certificate is believed only for what this module re-derives from the claim itse
   swizzle's bits; low digits below ``q``, high ones multiples of it) glued without a carry, then each block's
   own certificate against the sub-claim this module derives; a missed value of a split by its block's share;
 - ``swizzle-bijection``: a swizzle that keeps the bits it reads is a bijection; the layouts' claim re-checked;
+- ``disjoint``/``contains`` (no ``a(x) == b(y)``; every ``b(y)`` an ``a(x)``) by enumeration or a nested equality;
+  block claims (``contiguous``, ``aligned``, ``forall``, ``vector``) on the checker's own block function;
 - anything else (parametric): ``unchecked``, naming the kind: never ``ok`` for what was not re-checked.
 
 Format: ``FORMAT``/``VERSION`` below; the JSON Schema is ``certificate.schema.json`` beside this module
@@ -92,7 +94,8 @@ def term_text(t) -> str:
 
 
 def claim_text(c: dict) -> str:
-    args = [term_text(t) for t in c.get("terms", [])] + [f"{k}={c[k]}" for k in ("n", "size", "onto") if k in c]
+    keys = ("n", "size", "onto", "na", "nb", "of", "m", "step", "alignment", "width", "align")
+    args = [term_text(t) for t in c.get("terms", [])] + [f"{k}={c[k]}" for k in keys if k in c]
     return f"{c.get('kind')}({', '.join(args)})"
 
 
@@ -614,9 +617,105 @@ def check_swizzle_bijection(c, ts, ev, bound):
     return f"{sw} is a bijection of the integers; the layouts' {c['kind']} claim re-checked"
 
 
+# --- image and block claims: disjoint, contains, contiguous, aligned, forall, vector ---------------------
+
+SETS = {"disjoint": 2, "contains": 2, "contiguous": 1, "aligned": 1, "forall": 2, "vector": 2}
+BLOCK_KEY = {"injective": None, "contiguous": "step", "aligned": "alignment"}
+
+
+def block_function(c, ts):
+    """``(G, n, m, parts)``: properties ``(kind, number)`` of every block of ``m`` inputs of ``G`` on ``[0, n)``;
+    a vector's order (a thread's group of ``width`` values a block) is built here, a forall's checked."""
+    if c["kind"] == "vector":
+        tv, w = ts[0], _int(c.get("width"), "width")
+        if not isinstance(tv, Layout) or not isinstance(tv.shape, tuple) or len(tv.shape) != 2 or \
+                it.product(tv.shape[1]) % w:
+            raise Refused(f"tv is no rank-2 (thread, value) layout whose values per thread the width {w} divides")
+        nt, nv = (it.product(s) for s in tv.shape)
+        return Compose(Compose(ts[1], tv), Layout((w, nt, nv // w), (nt, 1, nt * w))), nt * nv, w, \
+            [("contiguous", 1), ("aligned", c.get("align"))]
+    if c["kind"] != "forall":
+        return ts[0], c["n"], c["n"], [(c["kind"], c.get(BLOCK_KEY[c["kind"]]))]
+    P, of = ts[1], c.get("of")
+    modes, size = _modes(P) if isinstance(P, Layout) and of in BLOCK_KEY else ([], 0)
+    st, ex = [d for _w, _s, d in modes], [s for _w, s, _d in modes]
+    if size != c["n"] or c["n"] % c["m"] or not (_injective_chain(st, ex) and _inside_chain(st, ex, size)):
+        raise Refused(f"the order {P} of a forall over {of!r} is no permutation of [0, {c['n']}) cut by {c['m']}")
+    return Compose(ts[0], P), c["n"], c["m"], [(of, c.get(BLOCK_KEY[of] or "m"))]   # injective reads no number
+
+
+def _fails_at(G, m, prop, arg, i) -> bool:
+    return G(i) - G(i - i % m) != arg * (i % m) if prop == "contiguous" else i % m == 0 and G(i) % arg != 0
+
+
+def _block_proof(G, n, m, prop, arg, ev, bound) -> str:
+    ok = _int(arg, "the claim's number") >= 1 or prop == "contiguous"
+    if "digits" in ev:   # G(k*m + j) = G(0) + B(k) + J(j): conditions on the coefficients
+        ext, wts = _chain(ev["digits"], n)
+        rows = list(zip(_coefs(G, ev["digits"], ext, wts, "coef"), ext, wts))
+        ok = ok and m in wts + [n] and (all(c == arg * w for c, _e, w in rows if w < m) if prop == "contiguous" else
+                                        G(0) % arg == 0 and all(c % arg == 0 for c, _e, w in rows if w >= m)
+                                        if prop == "aligned" else   # injective: G(j) = G(0) + J(j) on the first block
+                                        _injective_chain(*[[r[k] for r in rows if r[2] < m] for k in (0, 1)])
+                                        or m <= bound and len({G(j) for j in range(m)}) == m)
+    elif "columns" in ev:   # G(q) = M q ^ c on a power-of-two domain
+        b, (cols, c0) = _log2(m), f2_view(G, _log2(n), ev)
+        high = all(x % (arg if prop == "aligned" else m) == 0 for x in [c0] + cols[b:])
+        ok = ok and (len(echelon(cols[:b])) == b if prop == "injective" else arg & (arg - 1) == 0 and high
+                     if prop == "aligned" else arg == 1 and cols[:b] == [1 << j for j in range(b)] and high)
+    elif "inputs" in ev or prop == "aligned" and n // m <= bound:   # re-enumeration (an alignment: the starts)
+        v = values(G, n, bound) if "inputs" in ev else {i: G(i) for i in range(0, n, m)}
+        ok = ok and all(len(set(v[s:s + m])) == m for s in range(0, n, m)) if prop == "injective" else ok and \
+            not any(_fails_at(v.__getitem__, m, prop, arg, i) for i in (range(n) if "inputs" in ev else v))
+    else:
+        raise Unchecked(f"{prop} blocks: no arithmetic certificate (a solver's verdict) is re-checked")
+    if not ok:
+        raise Refused(f"the evidence does not show {prop} blocks of {m} (or the alignment {arg} is not positive)")
+    return f"{prop} on every block of {m} ({'digits' if 'digits' in ev else 'GF(2)' if 'columns' in ev else 'values'})"
+
+
+def check_blocks(c, ts, verdict, _method, ev, bound) -> str:
+    G, n, m, parts = block_function(c, ts)
+    if verdict == "proved":
+        return "; ".join(_block_proof(G, n, m, p, a, ev if len(parts) == 1 else ev.get(p) or {}, bound)
+                         for p, a in parts)
+    ce = ev.get("counterexample") or {}
+    (x, y), i = [_int(v, "index") for v in ce.get("indices", (0, 0))], _int(ce.get("index", -1), "index")
+    for prop, arg in parts:
+        if prop == "injective" and x != y and x // m == y // m and 0 <= min(x, y) <= max(x, y) < n and G(x) == G(y):
+            return f"inputs {x} and {y} of one block share the value {G(x)}"
+        if prop != "injective" and 0 <= i < n and _fails_at(G, m, prop, _int(arg, "number"), i):
+            return f"input {i} of block {i // m} is not {prop}"
+    raise Refused("the counterexample breaks no block")
+
+
+def check_images(c, ts, verdict, method, ev, bound) -> str:
+    (a, b), na, nb, ce, disjoint = ts, c["na"], c["nb"], ev.get("counterexample") or {}, c["kind"] == "disjoint"
+    if verdict == "refuted":
+        x, y = (_int(i, "index") for i in (ce.get("indices", (-1, -1)) if disjoint else (0, ce.get("index"))))
+        if not (0 <= x < na and 0 <= y < nb) or (a(x) != b(y) if disjoint else b(y) in set(values(a, na, bound))):
+            raise Refused(f"the counterexample {ce} breaks no {c['kind']} claim")
+        return f"a({x}) = b({y}) = {a(x)}" if disjoint else f"b({y}) = {b(y)} is no value of a on [0, {na})"
+    s = ev.get("same")   # contains: b == a on [0, nb), a sub-domain of a's, by the nested equality certificate
+    if not disjoint and isinstance(s, dict):
+        r = check(s, bound) if s.get("claim") == {"kind": "equal", "terms": c["terms"][::-1], "n": nb} and nb <= na \
+            and s.get("verdict") == "proved" else Result("failed", "", "it states no b == a on b's domain in a's")
+        if r.status != "ok":
+            raise (Unchecked if r.status == "unchecked" else Refused)(f"the nested equality: {r.why}")
+        return f"b == a on [0, {nb}), {nb} <= {na}: {r.why}"
+    if method != "exhaustive":
+        raise Unchecked(f"{c['kind']} by {method}: the solver's verdict is not re-checked")
+    va, vb = set(values(a, na, bound)), set(values(b, nb, bound))
+    if va & vb if disjoint else vb - va:
+        raise Refused(f"the images {'meet' if disjoint else 'are not nested'} (re-enumerated)")
+    return f"re-enumerated {na} + {nb} inputs"
+
+
 # --- entry points -------------------------------------------------------------------------------------------
 
-KINDS = {"equal": 2, "injective": 1, "surjective": 1, "bijective": 1}
+KINDS = {"equal": 2, "injective": 1, "surjective": 1, "bijective": 1, **SETS}
+POSITIVE = {"disjoint": ("na", "nb"), "contains": ("na", "nb"), "contiguous": ("n",), "aligned": ("n", "alignment"),
+            "forall": ("n", "m"), "vector": ("width", "align")}
 LINEAR = ("refinement", "chain")
 
 
@@ -626,7 +725,7 @@ def _claim(c):
     terms = c.get("terms")
     if not isinstance(terms, list) or len(terms) != KINDS[c["kind"]]:
         raise Refused(f"a {c['kind']} claim has {KINDS[c['kind']]} terms")
-    for k in ("n",) if c["kind"] in ("equal", "injective") else ("size", "onto"):
+    for k in POSITIVE.get(c["kind"], ("n",) if c["kind"] in ("equal", "injective") else ("size", "onto")):
         if _int(c.get(k), k) < 1:
             raise Refused(f"{k} must be positive")
     return [term(t) for t in terms]
@@ -656,6 +755,8 @@ def _why(c, ts, verdict, method, ev, bound) -> str:
     """Why the evidence proves (refutes) the claim ``c`` on the parsed terms ``ts``; raises Refused/Unchecked."""
     if not isinstance(ev, dict):
         raise Refused("the evidence is not an object")
+    if c["kind"] in SETS and verdict in ("proved", "refuted"):
+        return (check_images if "na" in POSITIVE[c["kind"]] else check_blocks)(c, ts, verdict, method, ev, bound)
     if verdict == "refuted":
         return check_refutation(c, ts, dict(ev, method=method), bound)
     if verdict != "proved":

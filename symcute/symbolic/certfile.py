@@ -13,11 +13,15 @@ from __future__ import annotations
 from ..core.parse import parse_layout
 from ..errors import SymcuteError
 from .linear import Compose, NotLinear, coalesce_digits, common_rows, layout_of, linearize
-from .vocabulary import CounterexampleKey as Key
+from .vocabulary import CounterexampleKey as Key, Reason
 
 FORMAT = "symcute-certificate"
 VERSION = 1
-DOMAIN_KEYS = {"equal": ("n",), "injective": ("n",), "surjective": ("size", "onto"), "bijective": ("size", "onto")}
+DOMAIN_KEYS = {"equal": ("n",), "injective": ("n",), "surjective": ("size", "onto"), "bijective": ("size", "onto"),
+               "disjoint": ("na", "nb"), "contains": ("na", "nb"), "contiguous": ("n", "step"),
+               "aligned": ("n", "alignment"), "forall": ("of", "n", "m"), "vector": ("width", "align")}
+# the number a forall's block property reads (its ``of``)
+BLOCK_KEYS = {"injective": (), "contiguous": ("step",), "aligned": ("alignment",)}
 COUNTEREXAMPLE_KEYS = {Key.INDEX: "index", Key.INDICES: "indices", Key.MISSING_VALUE: "missing", Key.VALUE: "value"}
 
 
@@ -35,7 +39,8 @@ def term_of(j):
 
 def claim(kind: str, terms, **numbers) -> dict:
     """The claim a certificate states (``numbers``: the domain keys of ``kind``)."""
-    return {"kind": kind, "terms": [term_json(t) for t in terms], **{k: numbers[k] for k in DOMAIN_KEYS[kind]}}
+    keys = DOMAIN_KEYS[kind] + (BLOCK_KEYS[numbers["of"]] if kind == "forall" else ())
+    return {"kind": kind, "terms": [term_json(t) for t in terms], **{k: numbers[k] for k in keys}}
 
 
 def with_claim(proof, kind: str, terms, **numbers):
@@ -128,6 +133,8 @@ def method_of(proof) -> str:
 
 def evidence(proof) -> dict:
     """What the method knew, in the format's terms."""
+    if proof.claim["kind"] in SET_KINDS:
+        return _set_evidence(proof)
     ev = {}
     cert = proof.certificate
     if proof.refuted:
@@ -155,3 +162,93 @@ def certificate_of(proof) -> dict:
     if proof.certificate is not None:
         out["prover"]["certificate"] = proof.certificate.to_dict()
     return out
+
+
+# --- image and block claims: disjoint, contains, contiguous, aligned, forall, vector ---------------------------
+
+SET_KINDS = ("disjoint", "contains", "contiguous", "aligned", "forall", "vector")
+
+
+def block_function(c: dict):
+    """``(G, n, m, parts)``: a contiguous/aligned/forall/vector claim as properties ``parts`` (``(kind,
+    number)`` pairs) of every block of ``m`` consecutive inputs of ``G`` on ``[0, n)`` (claim._vector's order)."""
+    from ..core import int_tuple as it
+    from ..core.layout import Layout
+    ts = [term_of(t) for t in c["terms"]]
+    if c["kind"] == "vector":
+        tv, w = ts[0], c["width"]
+        nt, nv = it.product(tv.shape[0]), it.product(tv.shape[1])
+        P = Layout((w, nt, nv // w), (nt, 1, nt * w))
+        return Compose(Compose(ts[1], tv), P), nt * nv, w, [("contiguous", 1), ("aligned", c["align"])]
+    if c["kind"] == "forall":
+        keys = BLOCK_KEYS[c["of"]]
+        return Compose(ts[0], ts[1]), c["n"], c["m"], [(c["of"], c[keys[0]] if keys else None)]
+    key = BLOCK_KEYS[c["kind"]][0]
+    return ts[0], c["n"], c["n"], [(c["kind"], c[key])]
+
+
+def _preimage(P, q: int) -> int:
+    """The input ``i`` of the order ``P`` (a permutation of compact digits) with ``P(i) == q``."""
+    from ..core import int_tuple as it
+    i, w = 0, 1
+    for e, s in zip(it.flatten_to_tuple(P.shape), it.flatten_to_tuple(P.stride)):
+        i += (q // s) % e * w if s else 0
+        w *= e
+    if P(i) != q:
+        raise SymcuteError(f"certificate: input {q} has no preimage under the order {P}")
+    return i
+
+
+def _block_input(c: dict, q: int) -> int:
+    """The input of the block function ``G`` at which the claim's own input ``q`` lies."""
+    if c["kind"] == "vector":
+        G = block_function(c)[0]
+        return _preimage(G.inner, q)
+    return _preimage(term_of(c["terms"][1]), q) if c["kind"] == "forall" else q
+
+
+def _block_evidence(G, n: int, m: int, how: str) -> dict:
+    """A block argument's evidence, recomputed from ``G``: the split digit chain, the GF(2) view, the bound."""
+    if how == "digits":
+        from .blocks import _split
+        return {"digits": [{"extent": d.extent, "weight": d.weight, "coef": d.coef}
+                           for d in _split(linearize(G, n), m)]}
+    if how == "columns":
+        from .linear import evaluate
+        c0 = evaluate(G, 0)
+        return {"columns": [evaluate(G, 1 << j) ^ c0 for j in range(n.bit_length() - 1)], "constant": c0}
+    return {"inputs": n} if how == "inputs" else {}
+
+
+# the evidence a block proof's certificate kind (blocks.py) stands on
+HOW = {"contiguous": "digits", "aligned": "digits", "injective": "digits", "gf2-block": "columns",
+       "exhaustive": "inputs", "refinement": "digits", "gf2": "columns"}
+
+
+def _set_evidence(proof) -> dict:
+    c, cert, ce = proof.claim, proof.certificate, proof.counterexample or {}
+    ev = {}
+    if c["kind"] in ("disjoint", "contains"):
+        if proof.refuted:
+            ev["counterexample"] = ({"indices": [ce[Key.INDEX_OF_A], ce[Key.INDEX_OF_B]]} if c["kind"] == "disjoint"
+                                    else {"index": ce[Key.INDEX_OF_A]})
+        elif getattr(proof.reason, "kind", None) is Reason.SAME_FUNCTION_SUBDOMAIN:   # b == a on b's domain
+            from dataclasses import replace
+            same = claim("equal", [term_of(c["terms"][1]), term_of(c["terms"][0])], n=c["nb"])
+            ev["same"] = certificate_of(replace(proof, claim=same, reason=""))
+        elif str(proof.method) == "exhaustive":
+            ev["inputs"] = c["na"] + c["nb"]
+        elif cert is not None:
+            ev["query"] = [[str(x) for x in row] for row in cert.table.rows]
+        return ev
+    G, n, m, parts = block_function(c)
+    if proof.refuted:
+        if Key.FIRST in ce:
+            ev["counterexample"] = {"indices": [_block_input(c, ce[k][Key.INDEX]) for k in (Key.FIRST, Key.SECOND)]}
+        else:
+            ev["counterexample"] = {"index": _block_input(c, ce[Key.INDEX])}
+        return ev
+    if c["kind"] != "vector":
+        return _block_evidence(G, n, m, HOW.get(cert.kind if cert is not None else "", ""))
+    methods = str(proof.method).split("+")   # the contiguity part's method, then the alignment part's
+    return {p: _block_evidence(G, n, m, HOW.get(mt, "")) for (p, _a), mt in zip(parts, methods * 2)}

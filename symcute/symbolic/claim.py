@@ -39,6 +39,7 @@ from ..core import int_tuple as it
 from ..core.composed import ComposedLayout
 from ..core.layout import Layout
 from ..errors import SymcuteError
+from .certfile import with_claim
 from .formula import Formula, formula
 from .linear import Compose, as_term, evaluate, size_of, term_text
 from .proof import Proof
@@ -304,7 +305,8 @@ def _decide(claim: Claim, limit) -> Proof:
     size = size_of(L)
     statement = (Phrase(Statement.CONTIGUOUS, a=term_text(L), step=o("step"), n=size) if k == "contiguous" else
                  Phrase(Statement.ALIGNED, a=term_text(L), alignment=o("alignment")))
-    return each_block(k, L, size, size, statement, step=o("step", 1), alignment=o("alignment", 1), limit=limit)
+    p = each_block(k, L, size, size, statement, step=o("step", 1), alignment=o("alignment", 1), limit=limit)
+    return with_claim(p, k, (L,), n=size, step=o("step", 1), alignment=o("alignment", 1))
 
 
 def _identity(n: int) -> Layout:
@@ -406,7 +408,7 @@ def _forall(claim: Claim, limit) -> Proof:
             return prover.prove(terms[0], terms[1], limit=limit)  # the sizes refute it, as plain equality
         p = prover.prove(terms[0], terms[1], limit=limit)
         return Proof(Phrase(Statement.FOR_EVERY, axes=names, claim=p.statement), p.verdict, p.method, p.certificate,
-                     p.counterexample, p.reason)
+                     p.counterexample, p.reason, claim=p.claim)   # on every block iff on their union: equal
     show = _shower(P, f, chosen)
     t = term_text(terms[0])
     if body.kind == "injective":
@@ -415,8 +417,11 @@ def _forall(claim: Claim, limit) -> Proof:
         statement = Phrase(Statement.BLOCK_CONTIGUOUS, axes=names, a=t, step=body.option("step"))
     else:
         statement = Phrase(Statement.BLOCK_ALIGNED, axes=names, a=t, alignment=body.option("alignment"))
-    return each_block(body.kind, G, n, m, statement, step=body.option("step", 1),
-                      alignment=body.option("alignment", 1), limit=limit, show=show)
+    p = each_block(body.kind, G, n, m, statement, step=body.option("step", 1),
+                   alignment=body.option("alignment", 1), limit=limit, show=show)
+    order = P if P is not None else _identity(n)   # the certificate states the blocks of term o order
+    return with_claim(p, "forall", (terms[0], order), of=body.kind, n=n, m=m, step=body.option("step", 1),
+                      alignment=body.option("alignment", 1))
 
 
 def _vector(claim: Claim, limit) -> Proof:
@@ -441,10 +446,10 @@ def _vector(claim: Claim, limit) -> Proof:
     cont = each_block("contiguous", G, n, w, Phrase(Statement.VECTOR_CONTIGUOUS, width=w, what=what), limit=limit,
                       show=show)
     if not cont.proved:
-        return _vector_proof(claim, cont, w, a, what)
+        return with_claim(_vector_proof(claim, cont, w, a, what), "vector", (tv, memory), width=w, align=a)
     al = each_block("aligned", G, n, w, Phrase(Statement.VECTOR_ALIGNED, alignment=a), alignment=a, limit=limit,
                     show=show)
-    return _vector_proof(claim, al, w, a, what, cont)
+    return with_claim(_vector_proof(claim, al, w, a, what, cont), "vector", (tv, memory), width=w, align=a)
 
 
 def _vector_proof(claim, p: Proof, w, a, what, contiguity: Proof | None = None) -> Proof:

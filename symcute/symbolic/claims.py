@@ -15,6 +15,7 @@ Small domains are enumerated (exact); larger ones go to the exact back-ends
 from __future__ import annotations
 
 from . import exact
+from .certfile import with_claim
 from .limits import exhaustive_limit
 from .linear import as_term, evaluate, size_of, term_text
 from .proof import Certificate, Proof
@@ -41,6 +42,10 @@ def images_disjoint(a, b, domain_a: int | None = None, domain_b: int | None = No
     """``a(x) != b(y)`` for every ``x < domain_a`` and ``y < domain_b`` (domains default to the sizes)."""
     a, b = as_term(a), as_term(b)
     na, nb = _domain(a, domain_a), _domain(b, domain_b)
+    return with_claim(_disjoint(a, b, na, nb, limit), "disjoint", (a, b), na=na, nb=nb)
+
+
+def _disjoint(a, b, na: int, nb: int, limit) -> Proof:
     statement = Phrase(Statement.DISJOINT, a=term_text(a), na=na, b=term_text(b), nb=nb)
     if na + nb <= min(exhaustive_limit(limit), ENUMERATE_BELOW):
         seen = {}
@@ -71,9 +76,14 @@ def _met(statement, a, b, x, y, method, cert) -> Proof:
 
 def image_contains(b, a, domain_b: int | None = None, domain_a: int | None = None,
                    limit: int | None = None) -> Proof:
-    """Every value ``a(x)``, ``x < domain_a``, is ``b(y)`` for some ``y < domain_b``."""
+    """Every value ``a(x)``, ``x < domain_a``, is ``b(y)`` for some ``y < domain_b``.  The certificate states
+    the claim language's ``contains(b, a)``: terms ``[b, a]``, ``na`` b's domain, ``nb`` a's."""
     a, b = as_term(a), as_term(b)
     na, nb = _domain(a, domain_a), _domain(b, domain_b)
+    return with_claim(_contains(b, a, nb, na, limit), "contains", (b, a), na=nb, nb=na)
+
+
+def _contains(b, a, nb: int, na: int, limit) -> Proof:
     statement = Phrase(Statement.CONTAINS, b=term_text(b), nb=nb, a=term_text(a), na=na)
     if na + nb <= min(exhaustive_limit(limit), ENUMERATE_BELOW):
         image = {evaluate(b, y) for y in range(nb)}

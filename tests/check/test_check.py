@@ -1,10 +1,12 @@
 """symcute.check re-verifies every certificate the prover writes, and refuses mutated ones.
 
-Claims of every kind the format states (equal, injective, surjective, bijective) over plain, swizzled and
+Claims of every kind symcute decides (equal, injective, surjective, bijective; disjoint, contains,
+contiguous, aligned, forall, vector, through the claim language's one path) over plain, swizzled and
 composed layouts are proved, written as certificates (validated against the package's JSON Schema) and
 re-checked: 0 failures, and every refinement/chain/GF(2)/exhaustive/refutation certificate is re-verified
 (never "not re-checked" within the bound).  The truth of every claim is decided here by enumeration with
-core, apart from both the prover and the checker.  ``SYMCUTE_LARGE=1``: 6,000 claims.
+core, apart from both the prover and the checker (a vector claim from its definition, thread by thread).
+``SYMCUTE_LARGE=1``: 6,000 claims of the four image kinds and 3,000 of the six others.
 """
 
 from __future__ import annotations
@@ -22,14 +24,19 @@ import pytest
 from symcute import check
 from symcute.core import coalesce
 from symcute.core.composed import ComposedLayout
+from symcute.core.int_tuple import product
+from symcute.errors import SymcuteError
 from symcute.core.parse import parse_layout
+from symcute.symbolic import claim as C
 from symcute.symbolic import prover
 from symcute.symbolic.certfile import term_of
 from symcute.symbolic.linear import Compose
 from tests.large import large_run
 
 SCHEMA = json.loads(check.SCHEMA_PATH.read_text())
-N_CLAIMS = 6000 if large_run() else 400
+N_CLAIMS = 6000 if large_run() else 300
+N_SET_CLAIMS = 3000 if large_run() else 150
+SET_KINDS = ("disjoint", "contains", "contiguous", "aligned", "forall", "vector")
 
 
 def _plain(rng, pow2=False):
@@ -84,6 +91,8 @@ def truth(c: dict) -> bool:
     """The claim decided by enumeration with core (neither the prover nor the checker)."""
     ts = [term_of(t) for t in c["terms"]]
     kind = c["kind"]
+    if kind in SET_KINDS:
+        return _set_failure(c, ts) is None
     n = c["n"] if kind in ("equal", "injective") else c["size"]
     v = [ts[0](q) for q in range(n)]
     if kind == "equal":
@@ -126,10 +135,139 @@ def claims(seed: int, count: int):
     return out
 
 
+def _offset_term(rng):
+    """A swizzled layout with an offset (plain layouts all start at 0: nothing disjoint, everything aligned)."""
+    b, m = rng.randint(1, 3), rng.randint(0, 3)
+    return parse_layout(f"Sw<{b},{m},{rng.randint(b, 4)}> o {rng.choice([0, 16, 64, 96, 256, 1000, -64])} o "
+                        f"{_plain(rng, pow2=True)}")
+
+
+def _tv(rng):
+    """A rank-2 (thread, value) layout, mostly a permuted compact one (so some vector claims hold)."""
+    nt, nv = rng.choice([1, 2, 4, 8, 32]), rng.choice([2, 4, 8])
+    if rng.random() < 0.7:
+        return parse_layout(f"({nt},{nv}):({nv},1)" if rng.random() < 0.6 else f"({nt},{nv}):(1,{nt})")
+    return parse_layout(f"({nt},{nv}):({rng.randint(0, 16)},{rng.choice([1, 1, 2, -1])})")
+
+
+def set_claim(rng, kind):
+    """A claim of the six set and block kinds, decided through prove_claim (the one path of every spelling)."""
+    lim = 0 if rng.random() < 0.5 else None   # limit 0: the arguments and the solvers, not enumeration
+    pick = (lambda: _term(rng)) if rng.random() < 0.6 else (lambda: _offset_term(rng))
+    if kind in ("disjoint", "contains"):
+        a = pick()
+        a = parse_layout(a) if isinstance(a, str) else a
+        size = a.inner.size() if isinstance(a, Compose) else a.size()
+        b = a if kind == "contains" and rng.random() < 0.3 else pick()
+        b = parse_layout(b) if isinstance(b, str) else b
+        nb = rng.randint(1, size) if b is a else None
+        return (C.disjoint if kind == "disjoint" else C.contains)(a, b, None, nb), lim
+    if kind == "vector":
+        tv = _tv(rng)
+        nt, nv = product(tv.shape[0]), product(tv.shape[1])
+        cols = rng.choice([8, 16, 32])
+        rows = max(1, -(-nt * nv // cols))
+        mem = parse_layout(rng.choice([f"{nt * nv}:1", f"({rows},{cols}):({cols},1)",
+                                       f"Sw<{rng.randint(1, 3)},{rng.randint(0, 3)},3> o 0 o ({rows},{cols}):({cols},1)"]))
+        return C.vector(tv, mem, rng.choice([w for w in (1, 2, 4, 8) if nv % w == 0]),
+                        rng.choice([None, None, 1, 2, 16])), lim
+    body_kind = kind if kind != "forall" else rng.choice(["injective", "contiguous", "aligned"])
+    L = _tv(rng) if kind == "forall" and rng.random() < 0.5 else pick()
+    L = parse_layout(L) if isinstance(L, str) else L
+    body = (C.injective(L) if body_kind == "injective" else
+            C.contiguous(L, rng.choice([1, 1, 2, -1])) if body_kind == "contiguous" else
+            C.aligned(L, rng.choice([1, 2, 4, 8, 3])))
+    return (C.forall(rng.choice([0, 1]), body) if kind == "forall" else body), lim
+
+
+def set_claims(seed: int, count: int):
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        kind = SET_KINDS[len(out) % len(SET_KINDS)]
+        try:
+            c, lim = set_claim(rng, kind)
+            if C._inputs(c) > 4096:
+                continue
+        except SymcuteError:   # a forall over a mode of extent 1, a domain past a size: no claim
+            continue
+        out.append(C.prove_claim(c, lim))
+    return out
+
+
+def _values(t, n):
+    return [t(q) for q in range(n)]
+
+
+def _set_failure(c, ts):
+    """The claim's first failure by enumeration from its definition (None: it holds); raises ValueError for
+    a claim that states nothing (blocks that do not cut the domain, an order that is no permutation)."""
+    kind = c["kind"]
+    if kind == "disjoint":
+        vb = set(_values(ts[1], c["nb"]))
+        return next((x for x in range(c["na"]) if ts[0](x) in vb), None)
+    if kind == "contains":
+        va = set(_values(ts[0], c["na"]))
+        return next((y for y in range(c["nb"]) if ts[1](y) not in va), None)
+    if kind == "vector":
+        tv, mem = ts
+        nt, nv, w = product(tv.shape[0]), product(tv.shape[1]), c["width"]
+        if len(tv.shape) != 2 or nv % w:
+            raise ValueError("no vector claim")
+        for t in range(nt):
+            for v in range(nv):
+                first = mem(tv(t + nt * (v - v % w)))
+                if mem(tv(t + nt * v)) != first + v % w or first % c["align"]:
+                    return t, v
+        return None
+    if kind == "forall":
+        n, m, P = c["n"], c["m"], ts[1]
+        if sorted(_values(P, n)) != list(range(n)):
+            raise ValueError("the order is no permutation")
+        G, of = (lambda i: ts[0](P(i))), c["of"]
+    else:
+        G, n, m, of = ts[0], c["n"], c["n"], kind
+    if m < 1 or n % m:
+        raise ValueError("the blocks do not cut the domain")
+    v = _values(G, n)
+    for s in range(0, n, m):
+        block = v[s:s + m]
+        if of == "injective" and len(set(block)) != m or of == "aligned" and block[0] % c["alignment"] or \
+                of == "contiguous" and block != [block[0] + c["step"] * j for j in range(m)]:
+            return s
+    return None
+
+
+def _set_witnesses(c, ce) -> bool:
+    ts = [term_of(t) for t in c["terms"]]
+    kind = c["kind"]
+    if kind == "disjoint":
+        x, y = ce["indices"]
+        return 0 <= x < c["na"] and 0 <= y < c["nb"] and ts[0](x) == ts[1](y)
+    if kind == "contains":
+        return 0 <= ce["index"] < c["nb"] and ts[1](ce["index"]) not in set(_values(ts[0], c["na"]))
+    if kind == "vector":
+        tv, mem = ts
+        nt, w, i = product(tv.shape[0]), c["width"], ce.get("index", -1)
+        t, g, j = i // w % nt, i // (w * nt), i % w   # input i of the claim's order: j + w*(t + nt*g)
+        first = mem(tv(t + nt * g * w))
+        return 0 <= i < nt * product(tv.shape[1]) and (mem(tv(t + nt * (g * w + j))) != first + j or
+                                                       j == 0 and first % c["align"] != 0)
+    G = (lambda i: ts[0](ts[1](i))) if kind == "forall" else ts[0]
+    n, m, of = (c["n"], c["m"], c["of"]) if kind == "forall" else (c["n"], c["n"], kind)
+    if of == "injective":
+        x, y = ce.get("indices", (0, 0))
+        return x != y and x // m == y // m and 0 <= min(x, y) and max(x, y) < n and G(x) == G(y)
+    i = ce.get("index", -1)
+    s = i - i % m if i >= 0 else 0
+    return 0 <= i < n and (G(i) - G(s) != c["step"] * (i - s) if of == "contiguous" else
+                           i == s and G(i) % c["alignment"] != 0)
+
+
 @pytest.fixture(scope="module")
 def certificates():
     certs = []
-    for p in claims(2026, N_CLAIMS):
+    for p in claims(2026, N_CLAIMS) + set_claims(2027, N_SET_CLAIMS):
         if p.verdict == "unknown":
             continue
         certs.append((p, json.loads(json.dumps(p.certificate_file()))))
@@ -151,11 +289,20 @@ def test_every_certificate_is_re_verified(certificates):
     assert [u for u in unchecked if u[0] in ("refinement", "chain", "gf2", "exhaustive", "block-split",
                                              "swizzle-bijection")] == []
     assert {m for (m, _v, _s) in counts} >= {"refinement", "chain", "gf2", "block-split", "swizzle-bijection"}
-    assert sum(counts.values()) >= 0.9 * N_CLAIMS
+    kinds = Counter(c["claim"]["kind"] for _p, c in certificates)
+    print("claims by kind:", dict(kinds), "\nby kind and method:",
+          dict(sorted(Counter((c["claim"]["kind"], c["method"], c["verdict"]) for _p, c in certificates).items())))
+    assert set(kinds) >= {"equal", "injective", "surjective", "bijective", *SET_KINDS}
+    assert sum(counts.values()) >= 0.9 * (N_CLAIMS + N_SET_CLAIMS)
 
 
 def witnesses(c: dict, ce: dict) -> bool:
     """The counterexample shows the claim false (decided by enumeration with core)."""
+    if c["kind"] in SET_KINDS:
+        try:
+            return _set_witnesses(c, ce)
+        except (KeyError, TypeError, ValueError):
+            return False
     ts = [term_of(t) for t in c["terms"]]
     kind = c["kind"]
     n = c["n"] if kind in ("equal", "injective") else c["size"]
@@ -215,8 +362,11 @@ def mutate(c: dict, what: str, rng):
     """A copy of ``c`` with one semantic edit (``None`` where the certificate has no such field)."""
     m = copy.deepcopy(c)
     cl, ev = m["claim"], m["evidence"]
+    parts = [p for p in ("contiguous", "aligned") if p in ev]   # a vector's two arguments: edit one
+    ev = ev[rng.choice(parts)] if parts else ev["same"]["evidence"] if "same" in ev and what != "counterexample" else ev
     if what in ("stride", "extent"):
-        t = cl["terms"][0]
+        j = rng.randrange(len(cl["terms"])) if cl["kind"] in SET_KINDS else 0
+        t = cl["terms"][j]
         if not isinstance(t, str):
             return None
         shape, _, stride = t.rpartition(" o ")[2].partition(":")
@@ -228,7 +378,10 @@ def mutate(c: dict, what: str, rng):
         while end < len(part) and part[end].isdigit():
             end += 1
         new = part[:k] + str(int(part[k:end]) + rng.choice([1, 2])) + part[end:]
-        cl["terms"][0] = head + (f"{shape}:{new}" if what == "stride" else f"{new}:{stride}")
+        cl["terms"][j] = head + (f"{shape}:{new}" if what == "stride" else f"{new}:{stride}")
+    elif what == "domain" and cl["kind"] in SET_KINDS:
+        key = rng.choice([k for k in ("n", "na", "nb", "m", "step", "alignment", "width", "align") if k in cl])
+        cl[key] = cl[key] * 2 if rng.random() < 0.5 else cl[key] + 1
     elif what == "domain":
         key = "n" if "n" in cl else rng.choice(["size", "onto"])
         cl[key] = cl[key] * 2 if rng.random() < 0.5 else cl[key] + 1
@@ -439,3 +592,47 @@ def test_swizzle_bijection_certificates_re_check_the_layouts_claim():
     m = copy.deepcopy(c)
     m["claim"]["terms"][1] = "Sw<2,0,3> o 0 o (3,(5,1)):(5,(1,7))"   # another swizzle on one side
     assert check.check(m).status == "failed"
+
+
+def test_set_and_block_claims_write_and_re_check(cli, tmp_path):
+    """Every keyword of the six set and block kinds writes a certificate symcute check re-verifies; a solver's
+    verdict without arithmetic evidence is named not re-checked, never ok."""
+    runs = [(["disjoint", "4:2", "4:2"], 1), (["contains", "16:1", "8:1", "--limit", "0"], 0),
+            (["contiguous", "(4,8):(1,4)", "--forall", "1", "--limit", "0"], 0),
+            (["aligned", "(4,8):(1,6)", "--forall", "1", "--alignment", "4"], 1),
+            (["vector", "(32,8):(8,1)", "Sw<3,3,3> o 0 o 256:1", "--width", "8", "--limit", "0"], 0)]
+    for k, (argv, want) in enumerate(runs):
+        f = tmp_path / f"c{k}.json"
+        code, out, _ = cli("prove", *argv, "--certificate", str(f))
+        assert code == want, (argv, out)
+        jsonschema.validate(json.loads(f.read_text()), SCHEMA)
+        code, out, _ = cli("check", str(f))
+        assert code == 0 and "1 ok, 0 failed, 0 not re-checked" in out, (argv, out)
+    p = C.prove_claim(C.disjoint(parse_layout("(4,4):(2,16)"), parse_layout("Sw<1,1,2> o 1 o (4,4):(2,8)")), 0)
+    assert p.proved and str(p.method) in ("z3", "isl")   # even values against odd ones, by a solver
+    r = check.check(p.certificate_file())
+    assert r.status == "unchecked" and "disjoint by" in r.why, r
+
+
+def test_a_vector_certificate_is_tied_to_its_claim():
+    """The checker builds a vector claim's order itself: the same evidence under another tv, width or memory
+    is refused, and a counterexample moved to a contiguous input is refused."""
+    tv, mem = parse_layout("(32,8):(8,1)"), parse_layout("256:1")
+    c = C.prove_claim(C.vector(tv, mem, 8), 0).certificate_file()
+    assert c["verdict"] == "proved" and check.check(c).status == "ok"
+    for key, value in (("terms", ["(32,8):(1,32)", "256:1"]), ("terms", ["(32,8):(8,1)", "256:2"]), ("align", 16)):
+        m = copy.deepcopy(c)
+        m["claim"][key] = value
+        assert check.check(m).status == "failed", (key, value)
+    r = C.prove_claim(C.vector(parse_layout("(32,8):(1,32)"), mem, 8)).certificate_file()
+    assert r["verdict"] == "refuted" and check.check(r).status == "ok"
+    r["evidence"]["counterexample"]["index"] = 0
+    assert check.check(r).status == "failed"
+
+
+def test_forall_of_equal_states_the_equality():
+    """forall(axes, equal(a, b)) holds iff a == b on the whole domain: its certificate is the equality's."""
+    a = parse_layout("(4,8):(8,1)")
+    p = C.prove_claim(C.forall(0, C.equal(a, parse_layout("(4,8):(8,1)"))))
+    c = p.certificate_file()
+    assert c["claim"]["kind"] == "equal" and check.check(c).status == "ok"
