@@ -234,7 +234,7 @@ def _set_evidence(proof) -> dict:
                                     else {"index": ce[Key.INDEX_OF_A]})
         elif getattr(proof.reason, "kind", None) is Reason.SAME_FUNCTION_SUBDOMAIN:   # b == a on b's domain
             from dataclasses import replace
-            same = claim("equal", [term_of(c["terms"][1]), term_of(c["terms"][0])], n=c["nb"])
+            same = {"kind": "equal", "terms": c["terms"][::-1], "n": c["nb"]}
             ev["same"] = certificate_of(replace(proof, claim=same, reason=""))
         elif str(proof.method) == "exhaustive":
             ev["inputs"] = c["na"] + c["nb"]
