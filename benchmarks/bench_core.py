@@ -18,6 +18,15 @@ the cost of the trace hook when no derivation is active (a traced op vs its
 undecorated body).
 
     python benchmarks/bench_core.py [--cases 300] [--repeat 5] [--markdown] [--nvlabs PATH]
+
+``--sweep`` measures the rank sweep instead: each operation on layouts of rank
+8, 64, 512, 4096 and 32,768 (``--ranks`` to change), one call per run, the
+median of several runs of CPU time, symcute and the peers interleaved in this
+one process, the load average printed beside the table.  A peer's case whose
+single call is predicted (from its smaller ranks) to take more than
+``--cap`` seconds (default 20) is left out and the table says so.
+
+    python benchmarks/bench_core.py --sweep [--ranks 8,64,512,4096,32768] [--cap 20] [--markdown]
 """
 
 from __future__ import annotations
@@ -357,6 +366,162 @@ def print_tables(rows, seed, hook, peers, nvlabs_source, md=True):
             print(f"hook {name}: traced {_us(t)} us, bare {_us(b)} us ({(t / b - 1) * 100:+.1f}%)")
 
 
+# --- the rank sweep ----------------------------------------------------------------------------
+
+SWEEP_RANKS = (8, 64, 512, 4096, 32768)
+SLOW_CALL = 5.0   # seconds: a contender's call slower than this is run once, not three times
+
+
+def _permuted_compact(rng, shape, gap=1):
+    """Compact strides of ``shape`` in a random mode order, each mode's extent times ``gap`` (injective)."""
+    n = len(shape)
+    order = list(range(n))
+    rng.shuffle(order)
+    stride, p = [0] * n, 1
+    for k in order:
+        stride[k] = p
+        p *= shape[k] * gap
+    return tuple(stride)
+
+
+def sweep_inputs(n: int):
+    """The rank-n inputs of every sweep operation, by row name (plain tuples: each library builds its own).
+
+    L is rank n, extents 2-4, its compact strides in a random mode order (injective, hardly coalescing);
+    composition composes L with its right inverse (rank n o rank n); the divides cut L by a tile of half
+    its modes (``s_i : w_i``, ``w_i`` the mode's weight in L's index); the products repeat a rank-n/2 block
+    with a gap after every mode by a rank-n/2 tiler of 2s.  complement is given L's cosize as its cotarget
+    (CuTe's default; the wheel's pycute defaults to 1, a different layout), so every library computes the
+    same layout.
+    """
+    rng = random.Random(f"sweep:{n}")
+    shape = tuple(rng.choice((2, 3, 4)) for _ in range(n))
+    L = (shape, _permuted_compact(rng, shape))
+    R = sc.right_inverse(sc.Layout(*L))
+    weights, p = [], 1
+    for s in shape:
+        weights.append(p)
+        p *= s
+    half = sorted(rng.sample(range(n), max(1, n // 2)))
+    T = (tuple(shape[i] for i in half), tuple(weights[i] for i in half))
+    h = max(1, n // 2)
+    bshape = shape[:h]
+    A = (bshape, _permuted_compact(rng, bshape, gap=2))
+    B = ((2,) * h, _permuted_compact(rng, (2,) * h))
+    one, pair, tile, prod = (L,), (L, (R.shape, R.stride)), (L, T), (A, B)
+    cotarget = sc.cosize(sc.Layout(*L))
+    return {"coalesce": one, "composition": pair, "complement": (L, cotarget), "right_inverse": one,
+            "left_inverse": one, "logical_divide": tile, "zipped_divide": tile, "tiled_divide": tile,
+            "logical_product": prod, "zipped_product": prod, "tiled_product": prod}
+
+
+SWEEP_OPS = [(name, fn, key) for name, _, fn, key in OPS if name in (
+    "coalesce", "composition", "complement", "right_inverse", "left_inverse", "logical_divide", "zipped_divide",
+    "tiled_divide", "logical_product", "zipped_product", "tiled_product")]
+
+
+def _one_call(fn, args):
+    t = CLOCK()
+    fn(*args)
+    return CLOCK() - t
+
+
+def _median(xs):
+    xs = sorted(xs)
+    m = len(xs) // 2
+    return xs[m] if len(xs) % 2 else (xs[m - 1] + xs[m]) / 2
+
+
+def sweep(ranks, peers, cap: float, budget: float = 1.0):
+    """{row: {rank: [symcute time or None, (peer time or note) per peer]}}, medians of CPU seconds per call.
+
+    Each run calls every contender once on the same rank-n input (converted to its own Layout outside the
+    timing), interleaved; runs repeat while they take under ``budget`` seconds in all (at least 3, at most
+    15).  A peer is left out at a rank where the growth of its last two ranks predicts a call over ``cap``.
+    """
+    out = {name: {} for name, _, _ in SWEEP_OPS}
+    for n in ranks:
+        cases = sweep_inputs(n)
+        for name, mine, key in SWEEP_OPS:
+            raw = cases[name]
+            args = tuple(sc.Layout(*a) if type(a) is tuple else a for a in raw)
+            contenders = [(mine, args)]
+            cells = []
+            for peer in peers:
+                theirs = peer.calls[key] if peer is not None else "not measured"
+                if isinstance(theirs, str):
+                    cells.append(theirs)
+                    continue
+                prev = [out[name][r][1 + len(cells)] for r in ranks if r < n and r in out[name]]
+                prev = [t for t in prev if isinstance(t, float)]
+                if len(prev) >= 1:
+                    growth = prev[-1] / prev[-2] if len(prev) >= 2 and prev[-2] > 0 else 64.0
+                    predicted = prev[-1] * max(growth, 8.0)
+                    if predicted > cap:
+                        cells.append(f"left out: predicted {predicted:.0f} s a call")
+                        continue
+                if not runnable(theirs, peer.convert(args)):
+                    cells.append("refused")
+                    continue
+                cells.append(len(contenders))
+                contenders.append((theirs, peer.convert(args)))
+            times = [[] for _ in contenders]
+            spent, runs = 0.0, 0
+            while runs < 3 or (spent < budget and runs < 15):
+                for k, (fn, a) in enumerate(contenders):
+                    if times[k] and times[k][0] > SLOW_CALL:
+                        continue   # one run of a call this slow (the table marks it)
+                    t = _one_call(fn, a)
+                    times[k].append(t)
+                    spent += t
+                runs += 1
+            med = [_median(t) for t in times]
+            out[name][n] = [med[0]] + [med[c] if isinstance(c, int) else c for c in cells]
+            once = [k for k, t in enumerate(times) if len(t) == 1]
+            if once:
+                out[name].setdefault("once", set()).update((n, k) for k in once)
+            print(f"# sweep rank {n} {name}: " + ", ".join(
+                f"{x * 1e3:.3f} ms" if isinstance(x, float) else str(x) for x in out[name][n]),
+                file=sys.stderr, flush=True)
+    return out
+
+
+def _ms(t):
+    return f"{t * 1e3:.3f}" if t < 10 else f"{t * 1e3:.0f}"
+
+
+def print_sweep(result, ranks, peers, load_before, load_after):
+    names = [p.name if p is not None else "NVlabs pycute" for p in peers]
+    print(f"load average before: {load_before}; after: {load_after}")
+    print()
+    print(f"Medians of at least 3 runs of one call each (CPU time); a call over {SLOW_CALL:.0f} s is run once "
+          f"(marked); growth is the time over the time at the rank 8x smaller.")
+    print()
+    head = ["operation", "rank", "symcute (ms/call)", "growth per 8x"]
+    for nm in names:
+        head += [f"{nm} (ms/call)", f"growth", f"{nm}/symcute"]
+    print("| " + " | ".join(head) + " |")
+    print("|---|---:|" + "---:|" * (len(head) - 2))
+    for name, by_rank in result.items():
+        once = by_rank.get("once", set())
+        prev = None
+        for n in ranks:
+            if n not in by_rank:
+                continue
+            row = by_rank[n]
+            line = [name, str(n), _ms(row[0]) + (" (1 run)" if (n, 0) in once else ""),
+                    f"{row[0] / prev[0]:.1f}" if prev else "-"]
+            for k, x in enumerate(row[1:], 1):
+                if isinstance(x, float):
+                    p = prev[k] if prev else None
+                    line += [_ms(x) + (" (1 run)" if (n, k) in once else ""),
+                             f"{x / p:.1f}" if isinstance(p, float) and p > 0 else "-", f"{x / row[0]:.2f}"]
+                else:
+                    line += [f"- ({x})", "-", "-"]
+            print("| " + " | ".join(line) + " |")
+            prev = row
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cases", type=int, default=300)
@@ -366,6 +531,10 @@ def main(argv=None):
                     help="time.process_time (default) or time.perf_counter")
     ap.add_argument("--nvlabs", metavar="PATH", default=os.environ.get(NVLABS_ENV),
                     help=f"NVlabs/CuTe checkout (or its pycute/ folder); default ${NVLABS_ENV}")
+    ap.add_argument("--sweep", action="store_true", help="the rank sweep (see the module docstring)")
+    ap.add_argument("--ranks", default=",".join(map(str, SWEEP_RANKS)), help="ranks of the sweep, comma-separated")
+    ap.add_argument("--cap", type=float, default=20.0,
+                    help="leave a peer's case out when its call is predicted to take more seconds than this")
     args = ap.parse_args(argv)
     global CLOCK
     CLOCK = time.process_time if args.clock == "cpu" else time.perf_counter
@@ -374,6 +543,14 @@ def main(argv=None):
              Peer("wheel pycute", pycute, wheel_calls(pycute))]
     source = (f"{Path(nv.__file__).parent} (imported as {NVLABS_MODULE})" if nv is not None
               else f"not measured (pass --nvlabs PATH or set {NVLABS_ENV})")
+    if args.sweep:
+        ranks = [int(r) for r in args.ranks.split(",")]
+        before = " ".join(f"{x:.2f}" for x in os.getloadavg())
+        result = sweep(ranks, peers, args.cap)
+        after = " ".join(f"{x:.2f}" for x in os.getloadavg())
+        print(f"NVlabs pycute: {source}")
+        print_sweep(result, ranks, peers, before, after)
+        return result
     rows = bench(args.cases, args.repeat, peers)
     seed = seed_rows(args.repeat, peers)
     hook = hook_overhead(args.cases, args.repeat)

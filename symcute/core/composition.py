@@ -8,6 +8,8 @@ time otherwise.  symcute raises :class:`LayoutError` for the same inputs.
 
 from __future__ import annotations
 
+from bisect import bisect_right
+
 from ..errors import LayoutError
 from . import int_tuple as it
 from .basis import ArithmeticTuple, ScaledBasis
@@ -48,7 +50,7 @@ def composition(lhs, rhs):
                 raise LayoutError(f"composition({lhs}, {rhs}): the right-hand side has an empty mode (), "
                                   f"and CuTe cannot make a layout of no modes (make_layout())")
             flat = coalesce_x(lhs, _coprofile(rhs))
-            shape, stride = _impl(flat._shape, flat._stride, rhs._shape, rhs._stride, lhs, rhs)
+            shape, stride = _impl(flat._shape, flat._stride, rhs._shape, rhs._stride, lhs, rhs, {})
             return Layout._make(shape, stride)
         if t is tuple:
             if not rhs:
@@ -65,7 +67,7 @@ def composition(lhs, rhs):
             return Layout._make(tuple(m._shape for m in modes), tuple(m._stride for m in modes))
         if t is int or t is DynamicInt:
             flat = coalesce_x(lhs)
-            shape, stride = _impl(flat._shape, flat._stride, rhs, 1, lhs, rhs)
+            shape, stride = _impl(flat._shape, flat._stride, rhs, 1, lhs, rhs, {})
             return Layout._make(shape, stride)
         if isinstance(rhs, Underscore):
             return lhs
@@ -113,19 +115,112 @@ def _coprofile(rhs: Layout):
     return it.repeat_like(total.items, 0)
 
 
-def _impl(lshape, lstride, rshape, rstride, lhs, rhs):
-    """``(shape, stride)`` of ``lhs o (rshape:rstride)``, lhs given as its coalesced modes."""
+# Below this many coalesced lhs modes the step-by-step division is cheaper than the prefix products' set-up.
+_FAST_RANK = 16
+
+
+def _prefix_products(lshape: tuple, cache: dict):
+    """``[1, s0, s0*s1, ..., s0*...*s(last-1)]`` of the lhs modes but the last, when each of those is a
+    static int >= 2 (what a coalesced layout's modes but the last are, extents >= 0 aside); else None.
+    Computed once per lhs mode tuple of one composition (``cache``, by identity: the tuple is held)."""
+    hit = cache.get(id(lshape))
+    if hit is not None and hit[0] is lshape:
+        return hit[1]
+    prefix = [1]
+    p = 1
+    for s in lshape[:-1]:
+        if type(s) is not int or s < 2:
+            prefix = None
+            break
+        p *= s
+        prefix.append(p)
+    cache[id(lshape)] = (lshape, prefix)
+    return prefix
+
+
+def _impl(lshape, lstride, rshape, rstride, lhs, rhs, cache):
+    """``(shape, stride)`` of ``lhs o (rshape:rstride)``, lhs given as its coalesced modes.
+
+    ``cache`` holds what one composition computes once about an lhs (``_prefix_products``).
+    Cost: O(log n + k) per rhs mode for n lhs modes, k of them in the result (O(n) per mode below
+    ``_FAST_RANK`` modes, with run-time or non-positive values, and while a derivation records).
+    """
     if type(rshape) is tuple:  # right-distributivity over the modes of rhs
-        pairs = [_impl(lshape, lstride, s, d, lhs, rhs) for s, d in zip(rshape, rstride)]
+        pairs = [_impl(lshape, lstride, s, d, lhs, rhs, cache) for s, d in zip(rshape, rstride)]
         return tuple(p[0] for p in pairs), tuple(p[1] for p in pairs)
     if type(rstride) is not int:
         if isinstance(rstride, ScaledBasis):  # select the mode of lhs that the basis names
-            return _impl(rstride.basis_get(lshape), rstride.basis_get(lstride), rshape, rstride.value, lhs, rhs)
+            return _impl(rstride.basis_get(lshape), rstride.basis_get(lstride), rshape, rstride.value, lhs, rhs,
+                         cache)
     if rstride == 0 and type(rstride) is int:   # is_constant<0>: a run-time 0 stride takes the general path
         return rshape, rstride
     if type(lshape) is not tuple:
         return rshape, rstride * lstride
+    if (len(lshape) > _FAST_RANK and type(rstride) is int and rstride > 0 and type(rshape) is int
+            and rshape >= 1 and recording() is None):
+        prefix = _prefix_products(lshape, cache)
+        if prefix is not None:
+            return _divide_through(prefix, lshape, lstride, rshape, rstride, lhs, rhs)
+    return _divide_steps(lshape, lstride, rshape, rstride, lhs, rhs)
 
+
+def _divide_through(prefix, lshape, lstride, rshape, rstride, lhs, rhs):
+    """The loop of :func:`_divide_steps` for static ints ``rshape >= 1``, ``rstride > 0`` and lhs modes
+    but the last of static extents >= 2 (``prefix`` their prefix products), in O(log n + k) steps.
+
+    The loop's three phases: while the stride still covers the next lhs mode (``rstride >= prefix[i+1]``)
+    it is divided by it (each division exact, else the Stride Divisibility error) and nothing is kept,
+    so those k steps end in ``rstride // prefix[k]``, k found by bisection, their divisibility in the
+    one test ``prefix[k] | rstride`` (the prefixes divide one another); then one mode takes
+    ``min(ceil(s_k / a), rshape)``; from there the stride is 1 and each lhs mode keeps
+    ``min(s_i, rest)`` until the rest is 1 (the remaining steps keep nothing and leave the stride 1).
+    """
+    last = len(lshape) - 1
+    d = rstride
+    k = bisect_right(prefix, d, 1, last + 1) - 1   # prefix[1..k] <= d < prefix[k+1]
+    if d % prefix[k]:
+        m = next(m for m in range(1, k + 1) if d % prefix[m])   # the first division that is not exact
+        raise LayoutError(
+            f"composition({lhs}, {format_int_tuple(rhs)}): Stride Divisibility Condition violated: "
+            f"stride {d // prefix[m - 1]} is neither divisible by nor less than shape {lshape[m - 1]}")
+    a = d // prefix[k]
+    if k == last:
+        return rshape, a * lstride[last]
+    if rshape == 1:
+        return rshape, 1 * lstride[last]
+    s = lshape[k]
+    next_shape = (s + a - 1) // a
+    new_shape = next_shape if next_shape < rshape else rshape
+    if rshape % new_shape:
+        raise LayoutError(
+            f"composition({lhs}, {format_int_tuple(rhs)}): Shape Divisibility Condition violated: "
+            f"shape {rshape} is not divisible by {new_shape}")
+    result_shape = [new_shape]
+    result_stride = [a * lstride[k]]
+    rest = rshape // new_shape
+    i = k + 1
+    while rest != 1 and i < last:
+        s = lshape[i]
+        new_shape = s if s < rest else rest
+        if rest % new_shape:
+            raise LayoutError(
+                f"composition({lhs}, {format_int_tuple(rhs)}): Shape Divisibility Condition violated: "
+                f"shape {rest} is not divisible by {new_shape}")
+        result_shape.append(new_shape)
+        result_stride.append(1 * lstride[i])
+        rest //= new_shape
+        i += 1
+    if rest == 1:
+        if len(result_shape) == 1:
+            return result_shape[0], result_stride[0]
+        return tuple(result_shape), tuple(result_stride)
+    result_shape.append(rest)
+    result_stride.append(1 * lstride[last])
+    return tuple(result_shape), tuple(result_stride)
+
+
+def _divide_steps(lshape, lstride, rshape, rstride, lhs, rhs):
+    """CuTe's loop over the lhs modes, one division step each (every case; O(n) for n lhs modes)."""
     result_shape: list = []
     result_stride: list = []
     rest_shape, rest_stride = rshape, rstride
