@@ -89,7 +89,17 @@ def check(kernel: Kernel, claims=None) -> KernelCheck:
     for c in wanted:
         if c not in deciders:
             raise SymcuteError(f"kernel check: unknown claim {c!r}; the claims are {', '.join(deciders)}")
-    return KernelCheck(kernel, {c: deciders[c]() for c in wanted})
+    return KernelCheck(kernel, {c: _decided(c, deciders[c]) for c in wanted})
+
+
+def _decided(cid: str, decide) -> ClaimResult:
+    """The claim's answer; a refutation whose witness does not re-evaluate as claimed (an assertion of the
+    counterexample's construction) is reported unknown, never as a refutation."""
+    try:
+        return decide()
+    except AssertionError:
+        return ClaimResult(cid, "", "unknown", why="the prover refuted a part, but the witness did not "
+                                                    "re-evaluate with core as the refutation states")
 
 
 # --- helpers -------------------------------------------------------------------------------------------
@@ -154,10 +164,13 @@ def decide_load(kernel: Kernel, op: str) -> ClaimResult:
     """Each k-tile's G2S copy writes every element of its smem stage exactly once, with the gmem element
     the smem layout assigns it.
 
-    Three parts: the copy's destination map ``tidfrg_D`` is a bijection onto the tile (every tile
-    coordinate written by exactly one (thread, value)); its source map ``tidfrg_S`` equals it (the value
-    a thread writes to sX(c) is the one it read from gX(c)); the smem layout is injective over all of its
-    (coordinate, stage) (distinct elements and stages never share an address)."""
+    The copy atom moves the element at each tile coordinate from the source to the destination (a
+    collective atom such as ldmatrix or TMA between threads: CuTe's ValLayoutSrc/Dst are both given over
+    the atom's reference layout), so ``sX(c)`` receives ``gX(c)``.  Checked: the destination map
+    ``tidfrg_D`` is a bijection onto the tile (every tile coordinate written by exactly one (thread,
+    value)); the source map ``tidfrg_S`` stays inside the tile; the smem layout is injective over all of
+    its (coordinate, stage) and never below offset 0 (distinct elements and stages never share an address,
+    and every address is inside ``smemA[cosize]``)."""
     x = kernel.operand(op)
     shape = kernel.tile_shape(op)
     n = shape[0] * shape[1]
@@ -176,17 +189,14 @@ def decide_load(kernel: Kernel, op: str) -> ClaimResult:
     proofs.append(p_cover)
     if p_cover.refuted:
         return _load_cover_refuted(kernel, op, D, T, n, shape, statement, link, proofs)
-    p_same = prove(S, D, labels=("tidfrg_S", "tidfrg_D"))
-    proofs.append(p_same)
-    if p_same.refuted:
-        i = _first_differ(S, D, size(D))
-        t, j = i % T, i // T
-        src, dst = dp.tile_coord(S(i), shape), dp.tile_coord(D(i), shape)
-        assert src != dst
-        ce = {"thread": t, "value": j, "k_tile": 0, "stage": 0, "expected": _elem(op, dst), "found": _elem(op, src),
-              "written": _selem(op, dst, 0)}
-        return ClaimResult(cid, statement, "refuted", _join(proofs)[1], counterexample=ce, proofs=proofs, link=link,
-                           why=f"thread {t} value {j} reads {_elem(op, src)} and writes it to {_selem(op, dst, 0)}")
+    out = _first_outside(S, size(S), n)
+    if out is not None:   # the source side reads outside the tile: that element is no element of the k-tile
+        t, j = out % T, out // T
+        assert not 0 <= S(out) < n
+        ce = {"thread": t, "value": j, "k_tile": 0, "stage": 0, "expected": f"a g{op.upper()} element of the "
+              f"{shape[0]}x{shape[1]} k-tile", "found": f"tile index {S(out)}"}
+        return ClaimResult(cid, statement, "refuted", _join(proofs)[1] + "+exhaustive", counterexample=ce,
+                           proofs=proofs, link=link, why=f"thread {t} value {j} reads outside the k-tile")
     smem = x.smem
     p_inj = is_injective(smem)
     proofs.append(p_inj)
@@ -204,10 +214,20 @@ def decide_load(kernel: Kernel, op: str) -> ClaimResult:
                            link=f"the smem layout [{op}] smem = {x.smem_text}",
                            why=f"two elements of s{op.upper()} share offset {addr}: a later copy overwrites "
                                f"an earlier one")
+    low = int(exhaustive.values(smem, size(smem)).min())
+    if low < 0:   # __shared__ TA smemA[cosize_v<ASmemLayout>]: an offset below 0 is outside the buffer
+        i = int(exhaustive.values(smem, size(smem)).argmin())
+        c = _smem_coord(smem, i, shape)
+        assert smem(i) == low
+        ce = {"thread": None, "stage": c[2], "expected": f"{_selem(op, c[:2], c[2])} inside smem{op.upper()}"
+              f"[cosize]", "found": f"smem offset {low}"}
+        return ClaimResult(cid, statement, "refuted", _join(proofs)[1] + "+exhaustive", counterexample=ce,
+                           proofs=proofs, link=f"the smem layout [{op}] smem = {x.smem_text}",
+                           why=f"{_selem(op, c[:2], c[2])} is at offset {low}, before the smem buffer")
     verdict, method = _join(proofs)
     if verdict == "unknown":
         return _unknown(cid, statement, proofs, "a part of the claim is unknown to the prover")
-    return ClaimResult(cid, statement, "proved", method, proofs=proofs)
+    return ClaimResult(cid, statement, "proved", method + "+exhaustive", proofs=proofs)
 
 
 def _smem_coord(smem, i: int, shape: tuple) -> tuple:
@@ -262,8 +282,9 @@ def decide_fragment(kernel: Kernel, op: str) -> ClaimResult:
     ``(v, m, k_block)``) and needs tile coordinate ``mma_tv(t, r)``.  Without an S2R copy the register
     was filled by ``copy(tCsA(_,_,k), tCrA(_,_,k))`` from ``partition_A(sA)`` (``[a] partition``); with
     one, ``copy(s2r, tXsA(_,_,k), tXrA(_,_,k))`` with ``tXrA = retile_D(tCrA)`` put the element
-    ``tidfrg_S(t, j)`` in register ``retile_D(F)(j)``.  Either way it is one equality of layouts over
-    (thread, index), and (S2R) ``retile_D(F)`` must write every register once."""
+    ``tidfrg_D(t, j)`` (the copy's destination map of the tile) in register ``retile_D(F)(j)``.  Either
+    way it is one equality of layouts over (thread, index), and (S2R) ``retile_D(F)`` must write every
+    register once."""
     x = kernel.operand(op)
     mma = kernel.mma
     shape = kernel.tile_shape(op)
@@ -298,7 +319,9 @@ def decide_fragment(kernel: Kernel, op: str) -> ClaimResult:
             return _fragment_refuted(cid, statement, op, proofs, link, t, r, F, fsizes, held(i), need(i), shape,
                                      fix=f"thr_mma.partition_{O}(s{O})" if x.partition != O else "")
     else:
-        S = dp.copy_tv(x.s2r, "S", shape)
+        # the element a register receives is the one the copy's destination map assigns its (thread, value):
+        # the atom moves each reference coordinate (ldmatrix: from the row another thread addressed)
+        S = dp.copy_tv(x.s2r, "D", shape)
         RD = x.s2r.retile(F)
         link = f"the S2R copy [{op}] s2r = {x.s2r_text}"
         p_rd = is_bijective(RD, R)
@@ -313,11 +336,12 @@ def decide_fragment(kernel: Kernel, op: str) -> ClaimResult:
                                why="retile_D does not write every register of the fragment once")
         if size(S) != T * size(RD):
             ce = {"thread": 0, "expected": f"{size(RD)} values per thread (retile_D(tCr{O}))",
-                  "found": f"{size(S) // T} values per thread (partition_S(s{O}))"}
+                  "found": f"{size(S) // T} values per thread (partition_D of the S2R copy)"}
             return ClaimResult(cid, statement, "refuted", "domains", counterexample=ce, proofs=proofs, link=link,
-                               why="the S2R copy's source and destination have different sizes")
+                               why="the S2R copy moves a different number of values per thread than the "
+                                   "fragment holds")
         needed = Compose(Compose(need, dp.with_thread(T, Finv)), dp.with_thread(T, RD))
-        p = prove(S, needed, labels=("partition_S", f"Layout{O}_TV o retile_D"))
+        p = prove(S, needed, labels=("tidfrg_D", f"Layout{O}_TV o retile_D"))
         proofs.append(p)
         if p.refuted:
             i = _first_differ(S, needed, size(S))
@@ -475,11 +499,12 @@ def _residue_refuted(kernel, statement, conditions, op, axis, dim, T, c_max, X, 
     extent = tuple(extents[DIM_NAMES[d]] for d in OPERAND_DIMS[op])
     names = {"a": ("m", "k"), "b": ("n", "k"), "c": ("m", "n")}[op]
     tile_mode = {"a": "k_tile", "b": "k_tile", "c": None}[op]
-    ce = {"problem": extents, "thread": t, "value" if op != "c" else "register": j,
-          "cta": {n_: b for n_, b in zip(names, blocks)}, "expected": f"{op.upper()} element inside "
-          f"{extent[0]}x{extent[1]}", "found": f"{what} {_elem(op, g)} at offset {offset} of g{op.upper()}"}
+    cta = {n_: b for n_, b in zip(names, blocks)} if tile_mode is None else {names[0]: blocks[0]}
+    ce = {"problem": extents, "thread": t, "value" if op != "c" else "register": j, "cta": cta}
     if tile_mode:
         ce[tile_mode] = blocks[1]
+    ce.update({"expected": f"{op.upper()} element inside {extent[0]}x{extent[1]}",
+               "found": f"{what} {_elem(op, g)} at offset {offset} of g{op.upper()}"})
     link = (f"the {'G2S copy' if op != 'c' else 'epilogue'} of {op.upper()} without predication "
             f"([{op}] predicate = false)")
     return ClaimResult("residue", statement, "refuted", "exact (residues modulo the tile)", conditions=conditions,

@@ -21,7 +21,7 @@ from ..atoms.tiled_mma import TiledMMA
 from ..core.composed import ComposedLayout
 from ..core.layout import Layout
 from ..core.numeric import known_types
-from ..errors import SymcuteError
+from ..errors import LimitError, SymcuteError
 
 # the keys of each table, as docs/kernel.md lists them (a key outside these is refused: a typo must not
 # silently drop a part of the data path)
@@ -41,6 +41,7 @@ _REQUIRED = {
 PIPELINE_KINDS = ("cp.async", "tma", "sync")
 MAX_EXPR_CHARS = 4096
 MAX_TOML_BYTES = 1 << 20
+MAX_TILE_ELEMENTS = 1 << 20    # a claim enumerates a tile's elements at most a few times (witnesses, residue)
 # the operand each CTA-tile mode belongs to: A is (M,K), B is (N,K), C is (M,N) (gemm_device's local_tile)
 OPERAND_DIMS = {"a": (0, 2), "b": (1, 2), "c": (0, 1)}
 
@@ -139,10 +140,15 @@ def from_dict(data: dict, source: str = "kernel") -> Kernel:
     shape, params, divisors, env = r.problem()
     cta = r.int_list("tile", "cta", 3, positive=True)
     mma = r.value("mma", "tiled", TiledMMA, "a TiledMMA (make_tiled_mma(...))", {})
-    a = r.operand("a", cta, env, mma)
-    b = r.operand("b", cta, env, mma)
+    for name in ("a", "b", "c"):
+        i, j = OPERAND_DIMS[name]
+        if cta[i] * cta[j] > MAX_TILE_ELEMENTS:
+            raise LimitError(f"{source}: [tile] cta: the {name.upper()} tile has {cta[i] * cta[j]} elements, more "
+                             f"than the limit of {MAX_TILE_ELEMENTS}")
+    a = r.operand("a", cta, env, mma, shape)
+    b = r.operand("b", cta, env, mma, shape)
     c = Accumulator(type=r.type_name("c"), gmem_text=r.text("c", "gmem"),
-                    gmem=r.gmem("c", env, 2), predicate=r.boolean("c", "predicate"))
+                    gmem=r.gmem("c", env, 2, shape), predicate=r.boolean("c", "predicate"))
     p = data.get("pipeline", {})
     kind = r.choice("pipeline", "kind", PIPELINE_KINDS, "cp.async")
     stages = r.int_value("pipeline", "stages", default=None, minimum=1)
@@ -299,14 +305,20 @@ class _Reader:
             raise SymcuteError(f"{self._where(table, key)}: expected {what}, got {type(v).__name__} {_clip(v)}")
         return v
 
-    def gmem(self, table: str, env: dict, rank: int):
+    def gmem(self, table: str, env: dict, rank: int, shape: tuple):
         from ..symbolic.parametric.layout import ParamLayout
         v = self.value(table, "gmem", (Layout, ParamLayout), "a layout over the problem ((M,K):(1,M))", env)
         if v.rank != rank:
             raise SymcuteError(f"{self._where(table, 'gmem')}: {v} has rank {v.rank}; the operand is rank {rank}")
+        i, j = OPERAND_DIMS[table]
+        want = f"({shape[i]},{shape[j]})"
+        got = str(v).partition(":")[0].replace(" ", "")
+        if got != want:   # gemm_device's mA = make_tensor(A, select<0,2>(shape_MNK), dA)
+            raise SymcuteError(f"{self._where(table, 'gmem')}: {v} has shape {got}; {table.upper()} of the "
+                               f"problem {tuple(shape)} is {want}")
         return v
 
-    def operand(self, name: str, cta: tuple, env: dict, mma: TiledMMA) -> Operand:
+    def operand(self, name: str, cta: tuple, env: dict, mma: TiledMMA, pshape: tuple) -> Operand:
         smem = self.value(name, "smem", (Layout, ComposedLayout), "an smem layout", {})
         inner = smem if isinstance(smem, Layout) else smem.inner
         i, j = OPERAND_DIMS[name]
@@ -326,7 +338,7 @@ class _Reader:
             s2r = self.value(name, "s2r", TiledCopy, "a TiledCopy (make_tiled_copy_A(..., mma))", {"mma": mma})
         partition = self.choice(name, "partition", ("A", "B"), name.upper())
         return Operand(name=name, type=self.type_name(name), gmem_text=self.text(name, "gmem"),
-                       gmem=self.gmem(name, env, 2), smem_text=self.text(name, "smem"), smem=smem,
+                       gmem=self.gmem(name, env, 2, pshape), smem_text=self.text(name, "smem"), smem=smem,
                        g2s_text=self.text(name, "g2s"), g2s=g2s, s2r_text=s2r_text, s2r=s2r,
                        partition=partition, predicate=self.boolean(name, "predicate"))
 

@@ -70,16 +70,17 @@ def test_planted_s2r_copy_for_the_wrong_operand(tmp_path):
     assert f.verdict == "refuted" and r.exit_status == 1
     ce = f.counterexample
     assert "make_tiled_copy_B" in f.link and f.fix == "make_tiled_copy_A(..., mma)"
-    # re-evaluate with core through CuTe's per-thread views: the S2R copy's partition_S of the tile and its
-    # retile_D of the fragment give the element put in the register; ThrMMA.partition_A the one the MMA reads
+    # re-evaluate with core through CuTe's per-thread views: the S2R copy's partition_D of the tile (the
+    # element each destination value receives) and its retile_D of the fragment give the element put in
+    # the register; ThrMMA.partition_A the one the MMA reads
     t, reg = ce["thread"], ce["register"]
     ref = make_layout((128, 8))
     F = dp.fragment(k.mma, "A", k.a.smem)
     thr_copy = k.a.s2r.get_slice(t)
-    src, RD = thr_copy.partition_S(ref), thr_copy.retile_D(F)
+    dst, RD = thr_copy.partition_D(ref), thr_copy.retile_D(F)
     js = [j for j in range(RD.size()) if RD(j) == reg]
     assert len(js) == 1
-    found = dp.tile_coord(thr_copy.partition_offset("S", ref) + src(js[0]), (128, 8))
+    found = dp.tile_coord(thr_copy.partition_offset("D", ref) + dst(js[0]), (128, 8))
     thr = k.mma.get_slice(t)
     expected = dp.tile_coord(thr.partition_offset("A", ref) + thr.partition_A(ref)(right_inverse(F)(reg)), (128, 8))
     assert ce["found"] == f"A(m={found[0]},k={found[1]})" and ce["expected"] == f"A(m={expected[0]},k={expected[1]})"
@@ -211,3 +212,90 @@ def test_cli_bad_input_exit_2(tmp_path):
     assert code == 2 and err.startswith("symcute: error:") and "not TOML" in err and err.count("\n") == 1
     code, out, err = run_cli("kernel", "check", str(tmp_path / "missing.toml"))
     assert code == 2 and "cannot read" in err
+
+
+# An SM80 tensor-op mainloop modelled on CUTLASS's SM80 HGEMMs (not a transcription of one example):
+# 2x2 SM80_16x8x16 atoms with the N permutation that lets one LDSM x4 feed B, LDSM S2R copies made from
+# the TiledMMA, and a Swizzle<3,3,3> k-major smem atom tiled to 128x32x3
+HGEMM = """
+[problem]
+shape = ["M", "N", "K"]
+params = ["M:128", "N:128", "K:32"]
+[tile]
+cta = [128, 128, 32]
+[a]
+type = "half_t"
+gmem = "(M,K):(K,1)"
+smem = "tile_to_shape(composition(Swizzle<3,3,3>{}, Layout<Shape<_8,_32>,Stride<_32,_1>>{}), make_shape(128,32,3))"
+g2s = "make_tiled_copy(Copy_Atom<SM80_CP_ASYNC_CACHEALWAYS<uint128_t>,half_t>{}, Layout<Shape<_32,_4>,Stride<_4,_1>>{}, Layout<Shape<_1,_8>>{})"
+s2r = "make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N,half_t>{}, mma)"
+[b]
+type = "half_t"
+gmem = "(N,K):(K,1)"
+smem = "tile_to_shape(composition(Swizzle<3,3,3>{}, Layout<Shape<_8,_32>,Stride<_32,_1>>{}), make_shape(128,32,3))"
+g2s = "make_tiled_copy(Copy_Atom<SM80_CP_ASYNC_CACHEALWAYS<uint128_t>,half_t>{}, Layout<Shape<_32,_4>,Stride<_4,_1>>{}, Layout<Shape<_1,_8>>{})"
+s2r = "make_tiled_copy_B(Copy_Atom<SM75_U32x4_LDSM_N,half_t>{}, mma)"
+[c]
+type = "half_t"
+gmem = "(M,N):(1,M)"
+[mma]
+tiled = "make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN{}, Layout<Shape<_2,_2,_1>>{}, Tile<_32,Layout<Shape<_8,_2,_2>,Stride<_1,_16,_8>>,_16>{})"
+[pipeline]
+stages = 3
+wait = 1
+"""
+UNPERMUTED = "make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN{}, Layout<Shape<_2,_2,_1>>{}, Tile<_32,_32,_16>{})"
+
+
+def _hgemm(tmp_path, old: str = "", new: str = "") -> Path:
+    p = tmp_path / "hgemm.toml"
+    assert old in HGEMM
+    p.write_text(HGEMM.replace(old, new, 1) if old else HGEMM)
+    return p
+
+
+def _register_holds(k, op: str, t: int, reg: int):
+    """(element the S2R copy puts in register ``reg`` of thread ``t``, element the MMA reads there), by
+    CuTe's per-thread views of the tile: ThrCopy.partition_D and retile_D, ThrMMA.partition_A/B."""
+    x = k.operand(op)
+    shape = k.tile_shape(op)
+    ref = make_layout(shape)
+    F = dp.fragment(k.mma, op.upper(), x.smem)
+    thr_copy = x.s2r.get_slice(t)
+    dst, RD = thr_copy.partition_D(ref), thr_copy.retile_D(F)
+    js = [j for j in range(RD.size()) if RD(j) == reg]
+    assert len(js) == 1
+    found = thr_copy.partition_offset("D", ref) + dst(js[0])
+    thr = k.mma.get_slice(t)
+    part = thr.partition_A(ref) if op == "a" else thr.partition_B(ref)
+    needed = thr.partition_offset(op.upper(), ref) + part(right_inverse(F)(reg))
+    return dp.tile_coord(found, shape), dp.tile_coord(needed, shape)
+
+
+def test_tensor_op_ldsm_mainloop_proved(tmp_path):
+    r = check(load(_hgemm(tmp_path)))
+    assert {c: v.verdict for c, v in r.claims.items()} == dict.fromkeys(CLAIMS, "proved")
+    assert r.claims["residue"].conditions == ["M % 128 == 0", "K % 32 == 0", "N % 128 == 0"]
+
+
+def test_planted_tiled_mma_permutation_dropped(tmp_path):
+    k = load(_hgemm(tmp_path, "make_tiled_copy_B(Copy_Atom<SM75_U32x4_LDSM_N,half_t>{}, mma)",
+                    f"make_tiled_copy_B(Copy_Atom<SM75_U32x4_LDSM_N,half_t>{{}}, {UNPERMUTED})"))
+    r = check(k, ["a.fragment", "b.fragment"])
+    assert r.claims["a.fragment"].verdict == "proved"   # the permutation permutes N only
+    f = r.claims["b.fragment"]
+    assert f.verdict == "refuted"
+    ce = f.counterexample
+    found, expected = _register_holds(k, "b", ce["thread"], ce["register"])
+    assert found != expected
+    assert ce["found"] == f"B(n={found[0]},k={found[1]})" and ce["expected"] == f"B(n={expected[0]},k={expected[1]})"
+
+
+def test_planted_ldsm_copy_for_the_wrong_operand(tmp_path):
+    k = load(_hgemm(tmp_path, "make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N,half_t>{}, mma)",
+                    "make_tiled_copy_B(Copy_Atom<SM75_U32x4_LDSM_N,half_t>{}, mma)"))
+    f = check(k, ["a.fragment"]).claims["a.fragment"]
+    assert f.verdict == "refuted" and f.fix == "make_tiled_copy_A(..., mma)"
+    found, expected = _register_holds(k, "a", f.counterexample["thread"], f.counterexample["register"])
+    assert found != expected and f.counterexample["found"] == f"A(m={found[0]},k={found[1]})"
+
