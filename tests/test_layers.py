@@ -258,3 +258,89 @@ def test_private_names_inside_one_package_and_cutes_underscore_pass(tmp_path):
     (root / "recipes" / "x.py").write_text("from .y import _z\nfrom . import y\ny._z\nfrom ..core import _\n"
                                            "from ..core import __doc__\n")
     assert private_imports(root) == []
+
+
+# --- no import cycle inside a package (function-level imports included) ----------------------------------
+
+CYCLE_FREE = ("atoms", "symbolic")
+
+
+def import_graph(package: str, root: pathlib.Path = ROOT) -> dict[str, set[str]]:
+    """module -> the modules of ``symcute.<package>`` it imports (at the top, in functions or in classes)."""
+    prefix = f"{root.name}.{package}"
+    graph: dict[str, set[str]] = {}
+    for path in sorted((root / package).rglob("*.py")):
+        name, _ = _module_name(path, root)
+        graph.setdefault(name, set())
+        for _line, module in imports_of(path, root):
+            if (module == prefix or module.startswith(prefix + ".")) and module != name and _exists(module, root):
+                graph[name].add(module)
+    return graph
+
+
+def cycles(graph: dict[str, set[str]]) -> list[tuple[str, ...]]:
+    """The strongly connected components of more than one module (Tarjan), each sorted, in sorted order."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(tuple(sorted(component)))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return sorted(found)
+
+
+# Cycles of symbolic not yet untangled (issue 24 item 5 gives symbolic its rooms: formula <-> swizzled, and
+# the prover accepting the claim language above it).  A cycle found must lie inside one of these; a new
+# cycle, or a known one that grows, fails the test.  Take an entry off when its cycle is gone.
+KNOWN_CYCLES: dict[str, list[set[str]]] = {
+    "atoms": [],
+    "symbolic": [
+        {"symcute.symbolic.bits", "symcute.symbolic.exhaustive", "symcute.symbolic.formula",
+         "symcute.symbolic.linear", "symcute.symbolic.swizzled"},
+        {"symcute.symbolic.bitsplit", "symcute.symbolic.blocks", "symcute.symbolic.claim",
+         "symcute.symbolic.claims", "symcute.symbolic.prover"},
+        {"symcute.symbolic.parametric.conditions", "symcute.symbolic.parametric.z3_backend"},
+    ],
+}
+
+
+@pytest.mark.parametrize("package", CYCLE_FREE)
+def test_no_import_cycle_inside_the_package(package):
+    new = [c for c in cycles(import_graph(package)) if not any(set(c) <= known for known in KNOWN_CYCLES[package])]
+    assert new == []
+
+
+def test_the_cycle_walk_finds_a_function_level_cycle(tmp_path):
+    root = tmp_path / "symcute"
+    (root / "atoms").mkdir(parents=True)
+    (root / "__init__.py").write_text("")
+    (root / "atoms" / "__init__.py").write_text("")
+    (root / "atoms" / "a.py").write_text("from .b import f\n")
+    (root / "atoms" / "b.py").write_text("def f():\n    from .c import g\n")
+    (root / "atoms" / "c.py").write_text("def g():\n    from . import a\n")
+    (root / "atoms" / "d.py").write_text("from .a import x\nfrom ..core import Layout\n")
+    assert cycles(import_graph("atoms", root)) == [("symcute.atoms.a", "symcute.atoms.b", "symcute.atoms.c")]

@@ -214,6 +214,17 @@ def _shift_values(table: list[Digit], atom_vals: int, trg_vals: int) -> list[Dig
     return out
 
 
+def _is_tiled_mma(obj) -> bool:
+    """A TiledMMA, told by its members: this module sits below the TiledMMA and TiledCopy classes (their
+    ``layout*_TV_names`` methods call it), so it does not import them."""
+    return hasattr(obj, "thr_layout_vmnk") and hasattr(obj, "get_layout_TV")
+
+
+def _is_tiled_copy(obj) -> bool:
+    """A TiledCopy, told by its members (see :func:`_is_tiled_mma`)."""
+    return hasattr(obj, "layout_tv") and hasattr(obj, "tiler_mn") and hasattr(obj, "get_layoutS_TV")
+
+
 def tv_names(obj, operand: str = "TV"):
     """Names congruent to the shape of a TV layout of ``obj``.
 
@@ -221,15 +232,13 @@ def tv_names(obj, operand: str = "TV"):
     or 'TV' for its TiledLayout_TV).  For the seed's
     ``((4,8,2,2),((2,2,2),(1,1)))`` the names are ``((t0,t1,wm,wn),((v0,v1,v2),(_0,_1)))``.
     """
-    from .tiled_copy import TiledCopy
-    from .tiled_mma import TiledMMA
     op = operand.upper() if isinstance(operand, str) else operand
-    if isinstance(obj, TiledMMA):
+    if _is_tiled_mma(obj):
         if op not in OPERANDS:
             raise LayoutError(f"tv_names: a TiledMMA has operands A, B and C, not {operand!r}")
         layout = obj.get_layout_TV(op)
         return name_tree(layout.shape, (mma_thread_table(obj), mma_value_table(obj, op)))
-    if isinstance(obj, TiledCopy):
+    if _is_tiled_copy(obj):
         thr, val = copy_tables(obj)
         if op == "TV":
             return name_tree(obj.layout_tv.shape, (thr, val))
@@ -252,15 +261,13 @@ def tile_names(obj, operand: str = "TV") -> tuple:
     ``s``: ``[d, d*s)``) and at ``R``.  For the seed's A layout:
     ``(((8,2,2),(2,4,2)), (("m0","m1","m2"),("k0","k1","k2")))``.
     """
-    from .tiled_copy import TiledCopy
-    from .tiled_mma import TiledMMA
     op = operand.upper() if isinstance(operand, str) else operand
-    if isinstance(obj, TiledMMA):
+    if _is_tiled_mma(obj):
         layout = obj.get_layout_TV(op)
         o = OPERANDS[op]
         rows, cols = o.tile_shape([obj.tile_size(k) for k in range(3)])
         axes = o.axes
-    elif isinstance(obj, TiledCopy):
+    elif _is_tiled_copy(obj):
         if op not in ("TV", "S", "D"):
             raise LayoutError(f"tile_names: a TiledCopy has layouts S, D and TV, not {operand!r}")
         layout = obj.layout_tv if op == "TV" else obj.get_layoutS_TV() if op == "S" else obj.get_layoutD_TV()

@@ -116,7 +116,7 @@ class TiledMMA:
     # --- partitioning patterns ------------------------------------------------------------
     def _thrfrg(self, tensor, modes: tuple, op: str) -> Layout:
         i, j = modes
-        tensor = _as_tensor_layout(tensor, f"thrfrg_{op}")
+        tensor = as_tensor_layout(tensor, f"thrfrg_{op}")
         if tensor.rank < 2:
             raise LayoutError(f"thrfrg_{op}({tensor}): the tensor must have rank >= 2")
         atom_tv = self.atom.layout(op)
@@ -262,7 +262,7 @@ class TiledMMA:
         return hash((self.atom, self.atom_layout_mnk, it.format_int_tuple(self.permutation_mnk_)))
 
 
-def _as_tensor_layout(x, where: str) -> Layout:
+def as_tensor_layout(x, where: str) -> Layout:
     """A tensor argument: its layout, or ``make_layout(shape)`` for a shape (as ``make_tensor(shape)``)."""
     return _as_layout(x, where, "expected a layout or a shape")
 
@@ -290,7 +290,7 @@ class ThrMMA:
         return (thr, (_, repeat_underscore(thr_tensor[1, 1].rank)))
 
     def _partition(self, op: str, tensor) -> tuple[int, Layout]:
-        thr_tensor = self.tiled_mma.thrfrg(op, _as_tensor_layout(tensor, f"partition_{op}"))
+        thr_tensor = self.tiled_mma.thrfrg(op, as_tensor_layout(tensor, f"partition_{op}"))
         coord = self._coord(op, thr_tensor)
         return _slice_offset(coord, thr_tensor), slice_(coord, thr_tensor)
 

@@ -1,4 +1,4 @@
-"""Tensor memory (SM100 TMEM) layouts: UMMA's TMEM fragments and ``make_tmem_copy`` / ``make_cotiled_copy``.
+"""Tensor memory (SM100 TMEM) layouts: UMMA's TMEM fragments and the lane distance ``TMEM::DP<T>``.
 
 TMEM is addressed as ``lane << 16 | column`` in 32-bit words; CuTe's
 ``tmem_ptr<T>`` addresses ``T`` values, so one data path (lane) is
@@ -10,16 +10,16 @@ the TMEM copy atoms uses ``TMEM::DP_b = 1 << 21``.
   (``cute/atom/mma_traits_sm100.hpp``): the TMEM allocation CuTe makes for a
   UMMA accumulator (and for the TMEM-sourced A of ``_TS``) from the
   partitioned shape ``((M_MMA, N_MMA), MMA_M, MMA_N, ...)``.
-* ``make_cotiled_copy(atom, atom_tv, data)`` and ``make_tmem_copy(atom, tmem)``
-  are CuTe's (``cute/atom/copy_atom.hpp``, ``copy_traits_sm100.hpp``): the four
-  warps of a warpgroup each reach their own 32-lane sub-partition.
+
+The TMEM copies built on these (``make_tmem_copy``, ``make_utccp_copy``) are in
+``builders``, above the TiledCopy class: this module is below every atom class
+that uses it (``mma_umma``, ``tiled_mma``).
 """
 
 from __future__ import annotations
 
-from ..core import Layout, coalesce, composition, filter, left_inverse, make_layout, sizeof_bits, tiled_product, upcast
+from ..core import Layout, composition, make_layout, sizeof_bits, tiled_product
 from ..core import int_tuple as it
-from ..core.hook import traced
 from ..errors import LayoutError
 
 DP_B = 1 << 21
@@ -102,68 +102,3 @@ def parse_frg(text: str) -> tuple | None:
 def frg_text(value: str, n_sm: int, storage: str | None = None, alloc: str | None = None) -> str:
     args = [value] + ([storage] if storage else []) + ([f"UMMA::TmemAllocMode::{alloc}"] if alloc else [])
     return f"UMMA::tmem_frg_{n_sm}sm<{','.join(args)}>"
-
-
-# --- TMEM copies -----------------------------------------------------------------------------------------
-
-@traced("make_cotiled_copy")
-def make_cotiled_copy(copy_atom, atom_tv_layout: Layout, data_layout: Layout):
-    """CuTe's ``make_cotiled_copy(copy_atom, atom (thr,val) -> data addr, coord -> data addr)``.
-
-    @pre every address ``atom_tv_layout`` reaches exists in ``data_layout`` (CuTe's static assert)
-    """
-    from .tiled_copy import make_tiled_copy_impl
-    inv_data = make_layout(left_inverse(data_layout), Layout(1, 0))
-    layout_tv_data = composition(inv_data, atom_tv_layout)
-    check = coalesce(composition(make_layout(data_layout, Layout(1, 0)), layout_tv_data[1]))
-    if check != coalesce(atom_tv_layout[1]):
-        raise LayoutError(f"make_cotiled_copy: The memory pointed to by AtomTVLayout {atom_tv_layout} does not exist "
-                          f"in the DataLayout {data_layout} ({check} != {coalesce(atom_tv_layout[1])})")
-    flat_shape = it.product_each(data_layout.shape)
-    r = len(flat_shape)
-    tiler = []
-    for i in range(r):
-        unit = tuple(1 if j == i else 0 for j in range(r))
-        tiler.append(filter(composition(Layout(flat_shape, unit), layout_tv_data)))
-    tiler = tuple(tiler)
-    tile2data = composition(make_layout(flat_shape), tiler)
-    layout_tv = composition(left_inverse(tile2data), layout_tv_data)
-    return make_tiled_copy_impl(copy_atom, layout_tv, tiler, origin="make_cotiled_copy")
-
-
-@traced("make_tmem_copy")
-def make_tmem_copy(copy_atom, tmem_layout, value_type=None):
-    """CuTe's ``make_tmem_copy(Copy_Atom<Op, T>, tmem_tensor)`` for a TMEM tensor of ``T`` with ``tmem_layout``.
-
-    ``copy_atom`` is a TMEM load/store atom (with its value type, or ``value_type`` given here).
-    @pre the atom's value type has the tensor's width; the atom has a ValID (a TMEM atom)
-    """
-    from .copy_catalog import copy_atom as lookup
-    from .tiled_mma import _as_tensor_layout
-    atom = lookup(copy_atom, value_type)
-    if atom.value_type is None:
-        raise LayoutError(f"make_tmem_copy: {atom.name} needs a value type (Copy_Atom<{atom.name}, T>)")
-    if atom.val_id is None:
-        raise LayoutError(f"make_tmem_copy: {atom.name} is not a TMEM copy (its Copy_Traits have no ValID)")
-    tmem = _as_tensor_layout(tmem_layout, "make_tmem_copy")
-    bits = sizeof_bits(atom.value_type)
-    atom_t = Layout((32, 4), (0, 32 * tmem_dp(atom.value_type)))
-    atom_v = coalesce(upcast(atom.val_id, bits))
-    return make_cotiled_copy(atom, make_layout(atom_t, atom_v), tmem)
-
-
-@traced("make_utccp_copy")
-def make_utccp_copy(copy_atom, tmem_layout, value_type):
-    """CuTe's ``make_utccp_copy(Op, tmem_tensor)`` (shared memory -> TMEM, ``SM100_UTCCP_*``) for a TMEM tensor of
-    ``value_type`` with ``tmem_layout``: one "thread" per CTA (``size(ThrID)`` at stride 0), the atom's ValID in
-    ``value_type`` units, then ``make_cotiled_copy``.
-    """
-    from .copy_catalog import copy_atom as lookup
-    from .tiled_mma import _as_tensor_layout
-    atom = lookup(copy_atom, value_type)
-    if atom.val_id is None or not atom.name.startswith("SM100_UTCCP"):
-        raise LayoutError(f"make_utccp_copy: {atom.name} is not a shared-memory -> TMEM copy (SM100_UTCCP_*)")
-    tmem = _as_tensor_layout(tmem_layout, "make_utccp_copy")
-    atom_t = Layout(atom.thr_id.size(), 0)
-    atom_v = coalesce(upcast(atom.val_id, sizeof_bits(atom.value_type)))
-    return make_cotiled_copy(atom, make_layout(atom_t, atom_v), tmem)

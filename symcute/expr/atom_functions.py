@@ -23,12 +23,12 @@ from ..atoms.mma_lookup import mma_atom
 from ..atoms.smem_layouts import ALIASES, SMEM_LAYOUT_ATOMS, smem_layout_atom, smem_layout_atom_bits, smem_layout_atom_names
 from ..atoms.names import tile_names, tv_names
 from ..atoms.spelling import last_component, strip_namespace
-from ..atoms.tiled_copy import (
-    ThrCopy, TiledCopy, make_tiled_copy, make_tiled_copy_A, make_tiled_copy_B, make_tiled_copy_C,
-    make_tiled_copy_D, make_tiled_copy_S, make_tiled_copy_C_atom, make_cotiled_copy,
+from ..atoms.builders import (
+    make_cotiled_copy, make_tiled_copy, make_tiled_copy_A, make_tiled_copy_B, make_tiled_copy_C,
+    make_tiled_copy_C_atom, make_tiled_copy_D, make_tiled_copy_S, make_tmem_copy,
 )
+from ..atoms.tiled_copy import ThrCopy, TiledCopy
 from ..atoms.tiled_mma import ThrMMA, TiledMMA, make_tiled_mma
-from ..atoms.tmem import make_tmem_copy
 from ..core import Layout, Underscore, _
 from ..errors import LayoutError
 from .language import TypeName

@@ -346,7 +346,7 @@ def tmem_copy_cases(large: bool) -> list:
                                 "tc.get_slice(37).partition_D(reg).layout()"))
 
             def compute(name=name, vt=vt, tm=tm, cols=cols):
-                from symcute.atoms.tmem import make_tmem_copy
+                from symcute.atoms.builders import make_tmem_copy
                 tc = make_tmem_copy(name, tm, vt)
                 s = tc.get_slice(37)
                 return joined(tc.layout_tv, _tiler_text(tc.tiler_mn), s.partition_S(tm), s.partition_D((128, cols)))
@@ -381,7 +381,7 @@ def utccp_copy_cases(large: bool) -> list:
                                 "tc.get_slice(0).partition_D(tmem).layout()"))
 
             def compute(name=name, vt=vt, tm=tm):
-                from symcute.atoms.tmem import make_utccp_copy
+                from symcute.atoms.builders import make_utccp_copy
                 tc = make_utccp_copy(name, tm, vt)
                 return joined(tc.layout_tv, _tiler_text(tc.tiler_mn), tc.get_slice(0).partition_D(tm))
             out.append(Case(f"utccp_copy#{name}#{vt}#{cols}", "utccp_copy",
