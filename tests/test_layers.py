@@ -321,8 +321,9 @@ KNOWN_CYCLES: dict[str, list[set[str]]] = {
     "symbolic": [
         {"symcute.symbolic.bits", "symcute.symbolic.exhaustive", "symcute.symbolic.formula",
          "symcute.symbolic.linear", "symcute.symbolic.swizzled"},
-        {"symcute.symbolic.bitsplit", "symcute.symbolic.blocks", "symcute.symbolic.claim",
-         "symcute.symbolic.claims", "symcute.symbolic.prover"},
+        {"symcute.symbolic.bitsplit", "symcute.symbolic.blocks", "symcute.symbolic.certfile",
+         "symcute.symbolic.claim", "symcute.symbolic.claims", "symcute.symbolic.proof", "symcute.symbolic.prover",
+         "symcute.symbolic.prover_f2"},
         {"symcute.symbolic.parametric.conditions", "symcute.symbolic.parametric.z3_backend"},
     ],
 }
