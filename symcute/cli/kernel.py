@@ -15,7 +15,8 @@ def register(sub) -> None:
                                    "(docs/kernel.md), decided by the prover over the static CTA tile, for every "
                                    "problem size.")
     ks = p.add_subparsers(dest="kernel_command", metavar="SUBCOMMAND", parser_class=sub._parser_class)
-    c = ks.add_parser("check", help="decide the claims (a.load, b.load, a.fragment, b.fragment, c.store, residue)")
+    c = ks.add_parser("check", help="decide the claims (a.load, b.load, a.fragment, b.fragment, c.store, residue, "
+                                         "pipeline, gemm)")
     c.add_argument("file", help="the kernel description (TOML)")
     c.add_argument("--json", action="store_true", help="print {\"claims\": {id: {verdict, conditions, "
                    "counterexample, ...}}}")

@@ -84,12 +84,33 @@ def check(kernel: Kernel, claims=None) -> KernelCheck:
         "b.fragment": lambda: decide_fragment(kernel, "b"),
         "c.store": lambda: decide_store(kernel),
         "residue": lambda: decide_residue(kernel),
+        "pipeline": lambda: decide_pipeline(kernel),
     }
-    wanted = list(deciders) if claims is None else list(claims)
+    ids = list(deciders) + ["gemm"]
+    wanted = ids if claims is None else list(claims)
     for c in wanted:
-        if c not in deciders:
-            raise SymcuteError(f"kernel check: unknown claim {c!r}; the claims are {', '.join(deciders)}")
-    return KernelCheck(kernel, {c: _decided(c, deciders[c]) for c in wanted})
+        if c not in ids:
+            raise SymcuteError(f"kernel check: unknown claim {c!r}; the claims are {', '.join(ids)}")
+    need = list(deciders) if "gemm" in wanted else [c for c in wanted]
+    done = {c: _decided(c, deciders[c]) for c in need}
+    if "gemm" in wanted:
+        done["gemm"] = _conjunction(done)
+    return KernelCheck(kernel, {c: done[c] for c in wanted})
+
+
+def _conjunction(parts: dict) -> ClaimResult:
+    """``gemm``: the kernel computes C = A·B for every admissible size, the conjunction of the data path's
+    claims (under the model's assumptions: the MMA atom's arithmetic, the copy atoms' contracts)."""
+    statement = "the kernel computes C = A*B for every admissible size (every claim above)"
+    conds = [c for r in parts.values() for c in r.conditions]
+    conds = list(dict.fromkeys(conds))
+    for verdict in ("refuted", "unknown"):
+        bad = [c for c, r in parts.items() if r.verdict == verdict]
+        if bad:
+            return ClaimResult("gemm", statement, verdict, "conjunction", conditions=conds,
+                               why=f"{', '.join(bad)} {'is' if len(bad) == 1 else 'are'} {verdict}",
+                               counterexample={"claim": bad[0]} if verdict == "refuted" else None)
+    return ClaimResult("gemm", statement, "proved", "conjunction", conditions=conds)
 
 
 def _decided(cid: str, decide) -> ClaimResult:
@@ -513,3 +534,76 @@ def _residue_refuted(kernel, statement, conditions, op, axis, dim, T, c_max, X, 
                            f"{extent[0]}x{extent[1]} {op.upper()}",
                        fix=f"[{op}] predicate = true (copy_if with an identity tensor), or declare "
                            f"{_dim_text(kernel, dim)}:{T} in [problem] params")
+
+
+# --- pipeline ------------------------------------------------------------------------------------------------------
+def decide_pipeline(kernel: Kernel) -> ClaimResult:
+    """No stage is read before its copy completed and none is overwritten while it may still be read, under
+    the sgemm_sm80 schedule (:mod:`.pipeline`: its small model), for every admissible k-tile count."""
+    from . import pipeline as pl
+    P = kernel.stages
+    statement = ("under the mainloop's schedule, no smem stage is read before its copy completed and none is "
+                 "overwritten while it may still be read, for every admissible K")
+    if kernel.pipeline_kind != "cp.async":
+        return ClaimResult("pipeline", statement, "unknown", why=f"no model of the {kernel.pipeline_kind} schedule "
+                                                                 f"yet (the cp.async loop of sgemm_sm80 only)")
+    W = P - 2 if kernel.wait is None else kernel.wait
+    if W < 0:
+        return ClaimResult("pipeline", statement, "unknown", why="one stage: sgemm_sm80's cp_async_wait<K_PIPE_MAX-2> "
+                                                                 "has no count (give [pipeline] wait)")
+    kbs = {size(dp.fragment(kernel.mma, o, kernel.operand(o.lower()).smem)[2]) for o in ("A", "B")}
+    if len(kbs) != 1:   # gemm_device: CUTE_STATIC_ASSERT_V(size<2>(tCsA) == size<2>(tCsB))
+        raise SymcuteError(f"{kernel.source}: A has {min(kbs)} and B {max(kbs)} k-blocks per k-tile "
+                           f"(CuTe: size<2>(tCsA) == size<2>(tCsB))")
+    KB = kbs.pop()
+    dim = kernel.shape[2]
+    d = kernel.divisors.get(dim, 1) if isinstance(dim, str) else 1
+    counts = pl.tile_counts(dim, d, kernel.cta[2], P)
+    method = f"the schedule's model, run for {len(counts)} k-tile counts (every count behaves as one of them)"
+    for n in counts:
+        h = pl.run(P, W, KB, n)
+        if h is None:
+            continue
+        n_adm = _admissible_count(dim, d, kernel.cta[2], P, n)
+        h = pl.run(P, W, KB, n_adm) if n_adm != n else h
+        if h is None:
+            return ClaimResult("pipeline", statement, "unknown", method,
+                               why=f"{n} k-tiles stand for {n_adm}, which runs clean: the model's periodicity "
+                                   f"argument does not hold here")
+        safe = [w for w in range(P) if all(pl.run(P, w, KB, m) is None for m in counts)]
+        K = _least_k(dim, d, kernel.cta[2], h.k_tiles)
+        ce = {"K": K, "k_tiles": h.k_tiles, "k_tile": h.iteration, "k_block": h.k_block, "stage": h.stage,
+              "thread": "every", "expected": h.expected, "found": h.found}
+        kind = {"raw": "a stage is read before its copy completed", "war": "a stage is overwritten while it may "
+                "still be read", "stale": "a register slice holds the wrong k-tile"}[h.kind]
+        fix = (f"[pipeline] wait = {max(safe)} (cp_async_wait<{max(safe)}>)" if safe else
+               "more stages")
+        return ClaimResult("pipeline", statement, "refuted", method, counterexample=ce,
+                           link=f"cp_async_wait<{W}> with {P} stages", fix=fix,
+                           why=f"with K = {K} ({h.k_tiles} k-tiles) at k-tile {h.iteration}, k-block {h.k_block}: "
+                               f"{kind}")
+    return ClaimResult("pipeline", statement, "proved", method)
+
+
+def _admissible_count(dim, d: int, bk: int, P: int, n: int) -> int:
+    """``n`` itself when some admissible K has ``ceil(K / bk) == n``, else the least admissible count
+    ``>= 2P + 2`` congruent to ``n`` modulo ``P`` (which behaves as ``n``)."""
+    if isinstance(dim, int):
+        return math.ceil(dim / bk)
+    q = 1
+    while True:
+        m = math.ceil(d * q / bk)
+        if m == n or (m >= 2 * P + 2 and m % P == n % P and n >= 2 * P + 2):
+            return m
+        if m > n + bk * P * d:   # unreachable when n came from pipeline.tile_counts
+            return n
+        q += 1
+
+
+def _least_k(dim, d: int, bk: int, n: int) -> int:
+    if isinstance(dim, int):
+        return dim
+    q = 1
+    while math.ceil(d * q / bk) < n:
+        q += 1
+    return d * q

@@ -19,7 +19,7 @@ from tests.cli_runner import run_cli
 ROOT = Path(__file__).resolve().parents[2]
 NT = ROOT / "examples" / "kernels" / "sgemm_sm80_nt.toml"
 TN = ROOT / "examples" / "kernels" / "sgemm_sm80_tn.toml"
-CLAIMS = ["a.load", "b.load", "a.fragment", "b.fragment", "c.store", "residue"]
+CLAIMS = ["a.load", "b.load", "a.fragment", "b.fragment", "c.store", "residue", "pipeline", "gemm"]
 
 
 def variant(tmp_path, base: Path, old: str, new: str) -> Path:
@@ -299,3 +299,36 @@ def test_planted_ldsm_copy_for_the_wrong_operand(tmp_path):
     found, expected = _register_holds(k, "a", f.counterexample["thread"], f.counterexample["register"])
     assert found != expected and f.counterexample["found"] == f"A(m={found[0]},k={found[1]})"
 
+
+
+def test_planted_wait_count_and_one_stage_too_few(tmp_path):
+    p = variant(tmp_path, NT, "wait = 1", "wait = 2")
+    c = check(load(p), ["pipeline"]).claims["pipeline"]
+    assert c.verdict == "refuted" and c.fix == "[pipeline] wait = 1 (cp_async_wait<1>)"
+    assert c.counterexample["K"] == 8 and c.counterexample["k_tile"] == 0
+    # the stage the MMA's first k-block was read from holds k-tile 0, whose group wait<2> did not retire:
+    # after the prologue's 2 commits, wait<2> retires none
+    from symcute.kernel.pipeline import run
+    assert run(3, 2, 8, 1).kind == "raw" and run(3, 1, 8, 1) is None
+    text = NT.read_text().replace("stages = 3", "stages = 2")
+    text = text.replace("(128,8,3):(1,128,1024)", "(128,8,2):(1,128,1024)")
+    p.write_text(text)
+    r = check(load(p), ["pipeline", "gemm"])
+    assert r.claims["pipeline"].verdict == "refuted"
+    assert r.claims["pipeline"].fix == "[pipeline] wait = 0 (cp_async_wait<0>)"
+    assert r.claims["gemm"].verdict == "refuted" and r.claims["gemm"].counterexample == {"claim": "pipeline"}
+
+
+@pytest.mark.parametrize("stages", [1, 2, 3, 4, 5])
+def test_pipeline_counts_stand_for_every_count(stages):
+    # the claim runs a few k-tile counts; every count up to 6P + 12 must agree with them, for every wait
+    from symcute.kernel.pipeline import run, tile_counts
+    counts = tile_counts("K", 8, 8, stages)
+    for wait in range(stages):
+        for kb in (1, 2, 3):
+            reduced = any(run(stages, wait, kb, n) is not None for n in counts)
+            full = any(run(stages, wait, kb, n) is not None for n in range(1, 6 * stages + 13))
+            assert reduced == full, (stages, wait, kb)
+            by_residue = {n % stages: run(stages, wait, kb, n) is None for n in range(2 * stages + 2, 6 * stages + 13)}
+            for n in range(2 * stages + 2, 6 * stages + 13):
+                assert (run(stages, wait, kb, n) is None) == by_residue[n % stages]
