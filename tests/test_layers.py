@@ -2,7 +2,7 @@
 
 The stack, bottom to top (a package may import only those to its left, and the leaves)::
 
-    core <- atoms <- symbolic <- memory <- trace <- recipes <- report <- notebook <- expr <- kernel <- cli
+    core <- atoms <- symbolic <- memory <- trace <- recipes <- report <- notebook <- expr <- kernel <- web <- cli
 
 ``errors``, ``markup``, ``jsonread`` (limits and schemas for JSON input) and ``files`` (safe
 writes) are leaves every layer
@@ -23,7 +23,7 @@ import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[1] / "symcute"
 
-STACK = ["core", "atoms", "symbolic", "memory", "trace", "recipes", "report", "notebook", "expr", "kernel", "cli", "__main__"]
+STACK = ["core", "atoms", "symbolic", "memory", "trace", "recipes", "report", "notebook", "expr", "kernel", "web", "cli", "__main__"]
 LEAVES = {"errors", "markup", "jsonread", "files", "environment"}
 BESIDE = {"oracle": {"core"}, "hwcheck": {"core", "atoms", "oracle", "memory"}, "check": {"core"}}
 CALLERS_OF_BESIDE = {"hwcheck": {"cli", "__main__"}, "oracle": {"hwcheck"}, "check": {"trace", "cli", "__main__"}}

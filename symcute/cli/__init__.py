@@ -1,4 +1,4 @@
-"""The ``symcute`` command: calc, formula, prove, check, derive, atoms, lint, hwcheck, bank.
+"""The ``symcute`` command: calc, formula, prove, check, derive, atoms, lint, hwcheck, bank, serve.
 
 Each subcommand lives in its own module here with ``register(subparsers)``;
 the module list below is the registry.  Any :class:`SymcuteError` (bad input)
@@ -15,7 +15,7 @@ import sys
 from ..errors import SymcuteError
 
 # (subcommand module, one-line help); a module that does not exist yet is skipped
-COMMANDS = ["calc", "formula", "prove", "check", "derive", "atoms", "lint", "hwcheck", "bank", "kernel"]
+COMMANDS = ["calc", "formula", "prove", "check", "derive", "atoms", "lint", "hwcheck", "bank", "kernel", "serve"]
 
 
 class _Parser(argparse.ArgumentParser):

@@ -361,3 +361,23 @@ class Picture:
     def __repr__(self) -> str:
         first = self.text.split("\n", 1)[0]
         return f"Picture({len(self.text)} characters: {first[:60]!r}...)"
+
+
+# --- cells as data (the web page draws them; the same cells CuTe's pictures draw) ----------------------
+
+def tv_panels(x) -> list:
+    """The cells CuTe's ``print_latex`` draws for a TiledMMA (C, A, B) or a TiledCopy (S, D), as data:
+    ``[(title, (M, N), [(m, n, thread, value), ...]), ...]``, each cell the first (thread, value) CuTe's
+    loops reach.  @raises LayoutError/LimitError as the pictures do"""
+    if isinstance(x, MMAAtom):
+        x = make_tiled_mma(x)
+    if isinstance(x, TiledMMA):
+        C, A, B, _, (M, N, K), where = _mma_operands(x, "picture")
+        return [("C", (M, N), [(m, n, t, v) for t, v, m, n in _tv_cells(C, (M, N), where)]),
+                ("A", (M, K), [(m, k, t, v) for t, v, m, k in _tv_cells(A, (M, K), where)]),
+                ("B", (N, K), [(n, k, t, v) for t, v, n, k in _tv_cells(B, (N, K), where)])]
+    if isinstance(x, TiledCopy):
+        S, D, _, (M, N), where = _copy_operands(x)
+        return [(side, (M, N), [(m, n, t, v) for t, v, m, n in _tv_cells(L, (M, N), where)])
+                for side, L in (("S", S), ("D", D))]
+    raise LayoutError(f"tv_panels: expected a TiledMMA, an MMA atom or a TiledCopy, got {type(x).__name__}")
