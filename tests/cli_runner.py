@@ -62,3 +62,12 @@ def run_cli_process(*argv, env: dict | None = None, timeout: float = 300, **pope
     proc = subprocess.run([sys.executable, "-m", "symcute", *_argv(argv)], capture_output=True, env=env,
                           cwd=ROOT, timeout=timeout, **popen)
     return CliRun(proc.returncode, proc.stdout.decode("utf-8", "replace"), proc.stderr.decode("utf-8", "replace"))
+
+
+def start_cli_process(*argv, env: dict | None = None) -> subprocess.Popen:
+    """``python -m symcute argv`` started and left running (``symcute serve``): a Popen with text pipes,
+    from the repository root, ``PYTHONPATH`` as :func:`run_cli_process` sets it.  The caller stops it."""
+    env = dict(os.environ if env is None else env)
+    env.setdefault("PYTHONPATH", str(ROOT))
+    return subprocess.Popen([sys.executable, "-m", "symcute", *_argv(argv)], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)

@@ -95,9 +95,9 @@ def _arguments(endpoint: str, data: dict):
     return tuple(args)
 
 
-def create_app(workers: int = 2, seconds: float = 10.0) -> Starlette:
-    """The application, with its worker pool started on start-up and stopped on shutdown."""
-    pool = Pool(workers=workers, seconds=seconds)
+def create_app(workers: int = 2, seconds: float = 10.0, slow: int = 4) -> Starlette:
+    """The application, with its worker pool (:class:`.pool.Pool`) started on start-up, stopped on shutdown."""
+    pool = Pool(workers=workers, seconds=seconds, slow=slow)
 
     async def page(request: Request) -> Response:
         return Response(_static("index.html"), media_type="text/html; charset=utf-8", headers=HEADERS)
@@ -121,7 +121,7 @@ def create_app(workers: int = 2, seconds: float = 10.0) -> Starlette:
         status, answer = await pool.run(ENDPOINTS[endpoint][0], args)
         if status == "error":
             return _error(400, answer)
-        return JSONResponse(answer, headers=HEADERS)
+        return Response(answer, media_type="application/json", headers=HEADERS)
 
     async def stats(request: Request) -> Response:
         return JSONResponse(pool.stats, headers=HEADERS)

@@ -13,7 +13,7 @@ from ..errors import LayoutError, LimitError, ParseError, SymcuteError
 
 MAX_TEXT = 4000        # characters of one input field (an expression, a claim, one --let item)
 MAX_ITEMS = 16         # --let items and --param declarations of one request
-MAX_CELLS = 4096       # cells of one panel the page draws (a 64x64 tile)
+MAX_CELLS = 16384      # cells of one panel the page draws (a 128x128 tile)
 
 
 def _text(value, what: str) -> str:

@@ -14,17 +14,24 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import json
 import multiprocessing
+import os
 import threading
+import time
 
 from ..errors import SymcuteError
 
 MEMORY_BYTES = 2 << 30      # address space of one worker (a request past it gets a MemoryError line)
+# what the fork server imports once, so that a new worker starts with it loaded (a fork, no import)
+PRELOAD = ["symcute.web.compute", "symcute.expr", "symcute.symbolic", "symcute.memory", "symcute.report.pictures",
+           "symcute.report.bank", "symcute.recipes.bank", "symcute.symbolic.claim", "symcute.web.warm"]
 CACHE_ENTRIES = 512
+WALL_FACTOR = 20             # a slow request's wall-clock cap, in multiples of its CPU limit
 
 
 def _serve(conn, memory_bytes: int) -> None:
-    """A worker's loop: ``(function name, args)`` in, ``("ok", dict)`` or ``("error", line)`` out."""
+    """A worker's loop: ``(function name, args)`` in, ``("ok", the answer as JSON bytes)`` or ``("error", line)`` out."""
     import resource
     try:
         resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
@@ -38,8 +45,8 @@ def _serve(conn, memory_bytes: int) -> None:
         except EOFError:
             return
         try:
-            with budget.limited():
-                answer = ("ok", getattr(compute, name)(*args))
+            with budget.limited():   # encoded here: the server forwards the bytes, its event loop never encodes
+                answer = ("ok", json.dumps(getattr(compute, name)(*args), separators=(",", ":")).encode())
         except SymcuteError as e:
             answer = ("error", _one_line(str(e)))   # the CLI's line, without its "symcute: error: "
         except RecursionError:
@@ -63,16 +70,45 @@ class _Worker:
         self.proc.start()
         child.close()
 
-    def call(self, name: str, args: tuple, seconds: float):
-        """The answer, or None when the worker passed ``seconds`` (it is then killed)."""
+    def send(self, name: str, args: tuple) -> None:
+        self.cpu_at_send = self.cpu_seconds() or 0.0
         self.conn.send((name, args))
-        if self.conn.poll(seconds):
+
+    def wait(self, seconds: float):
+        """The answer, or None when none came within ``seconds`` (the worker keeps computing)."""
+        if self.conn.poll(max(seconds, 0)):
             try:
                 return self.conn.recv()
-            except EOFError:   # the worker died (a signal, the memory cap hit outside Python)
+            except (EOFError, OSError):   # the worker died (a signal, the memory cap hit outside Python)
                 return ("error", "LimitError: the request's worker stopped (memory or a signal)")
-        self.kill()
         return None
+
+    def cpu_seconds(self):
+        """The worker's CPU time (Linux: /proc), or None where the platform does not say."""
+        try:
+            with open(f"/proc/{self.proc.pid}/stat", "rb") as f:
+                fields = f.read().rsplit(b")", 1)[1].split()
+            return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        except (OSError, ValueError, IndexError):
+            return None
+
+    def wait_cpu(self, cpu_seconds: float, wall_seconds: float):
+        """The answer, or None once the worker has used ``cpu_seconds`` of CPU (or ``wall_seconds`` passed)."""
+        start = time.monotonic()
+        while True:
+            answer = self.wait(0.01 if cpu_seconds < 0.5 else 0.05)
+            if answer is not None:
+                return answer
+            cpu = self.cpu_seconds()
+            if (cpu is not None and cpu - self.cpu_at_send > cpu_seconds) or time.monotonic() - start > wall_seconds:
+                return None
+
+    def lower_priority(self) -> None:
+        """A slow request's worker runs at the lowest priority: the fast lane's workers get the CPU first."""
+        try:
+            os.setpriority(os.PRIO_PROCESS, self.proc.pid, 19)
+        except (OSError, AttributeError):
+            pass
 
     def kill(self) -> None:
         self.proc.kill()
@@ -81,36 +117,54 @@ class _Worker:
 
 
 class Pool:
-    """``await pool.run("evaluate", args)`` -> ``("ok", dict)`` or ``("error", line)``.
+    """``await pool.run("evaluate", args)`` -> ``("ok", JSON bytes)`` or ``("error", line)``.
 
-    @param workers  processes (requests served at once; the others wait for an idle one)
-    @param seconds  the per-request limit (CPU-bound work in a worker; waiting in line is not counted)
+    Two lanes, so that a cheap request never waits behind an expensive one: a request starts on one of
+    ``workers`` fast workers; when it has used ``fast_seconds`` of CPU without answering it is slow: its worker
+    leaves the fast lane (a fresh one takes its place), drops to the lowest CPU priority (the fast lane
+    gets the CPU first) and finishes there, until it has used ``seconds`` of CPU; at most ``slow`` slow
+    requests at once (past that a slow request is answered with a LimitError at once).
+
+    @param workers       fast workers (requests served at once when every one is cheap)
+    @param seconds       the per-request limit, in CPU seconds of its worker (waiting is not counted)
+    @param slow          slow requests computed beside the fast lane at once
+    @param fast_seconds  the CPU time a request may use and still count as cheap
     """
 
-    def __init__(self, workers: int = 2, seconds: float = 10.0, memory_bytes: int = MEMORY_BYTES):
-        if workers < 1 or seconds <= 0:
-            raise SymcuteError(f"web pool: expected at least 1 worker and a positive limit, got {workers}, {seconds}")
-        self.workers, self.seconds, self.memory_bytes = workers, seconds, memory_bytes
+    def __init__(self, workers: int = 2, seconds: float = 10.0, slow: int = 4, fast_seconds: float = 0.1,
+                 memory_bytes: int = MEMORY_BYTES):
+        if workers < 1 or slow < 0 or seconds <= 0 or fast_seconds <= 0:
+            raise SymcuteError(f"web pool: expected at least 1 worker and positive limits, got {workers} workers, "
+                               f"{slow} slow, {seconds} s, {fast_seconds} s")
+        self.workers, self.seconds, self.slow, self.memory_bytes = workers, seconds, slow, memory_bytes
+        self.fast_seconds = min(fast_seconds, seconds)
         self._ctx = multiprocessing.get_context("forkserver")
-        self._ctx.set_forkserver_preload(["symcute.web.compute", "symcute.expr"])
+        self._ctx.set_forkserver_preload(PRELOAD)
         self._idle: asyncio.Queue | None = None
-        self._all: list = []
+        self._live: set = set()
+        self._slow_now = 0
         self._cache: collections.OrderedDict = collections.OrderedDict()
         self._lock = threading.Lock()
-        self.stats = {"requests": 0, "cached": 0, "timeouts": 0}
+        self.stats = {"requests": 0, "cached": 0, "slow": 0, "timeouts": 0, "busy": 0}
 
     async def start(self) -> None:
         self._idle = asyncio.Queue()
-        loop = asyncio.get_running_loop()
         for _ in range(self.workers):
-            w = await loop.run_in_executor(None, _Worker, self._ctx, self.memory_bytes)
-            self._all.append(w)
-            self._idle.put_nowait(w)
+            self._idle.put_nowait(await self._spawn())
 
     async def close(self) -> None:
-        for w in self._all:
+        for w in list(self._live):
             w.kill()
-        self._all.clear()
+        self._live.clear()
+
+    async def _spawn(self):
+        w = await asyncio.get_running_loop().run_in_executor(None, _Worker, self._ctx, self.memory_bytes)
+        self._live.add(w)
+        return w
+
+    def _retire(self, w) -> None:
+        self._live.discard(w)
+        w.kill()
 
     async def run(self, name: str, args: tuple):
         key = (name, args)
@@ -120,33 +174,45 @@ class Pool:
                 self._cache.move_to_end(key)
                 self.stats["cached"] += 1
                 return self._cache[key]
-        loop = asyncio.get_running_loop()
-        w = await self._idle.get()
-        call = loop.run_in_executor(None, w.call, name, args, self.seconds)
-        try:
-            answer = await asyncio.shield(call)
-        except asyncio.CancelledError:   # the client left: the worker finishes (or times out), then rejoins
-            call.add_done_callback(lambda f: asyncio.ensure_future(self._rejoin(w, f.result())))
-            raise
-        answer = await self._rejoin(w, answer)
+        work = asyncio.ensure_future(self._compute(name, args))
+        answer = await asyncio.shield(work)   # a client that leaves does not abandon a worker mid-request
         with self._lock:
             self._cache[key] = answer
             if len(self._cache) > CACHE_ENTRIES:
                 self._cache.popitem(last=False)
         return answer
 
-    async def _rejoin(self, w, answer):
-        """Put ``w`` (or its replacement, when it timed out) back in line; the request's answer."""
+    async def _compute(self, name: str, args: tuple):
+        loop = asyncio.get_running_loop()
+        w = await self._idle.get()
+        w.send(name, args)
+        answer = await loop.run_in_executor(None, w.wait_cpu, self.fast_seconds, self.seconds * WALL_FACTOR)
+        if answer is not None:
+            self._idle.put_nowait(w)
+            return answer
+        # slow: w leaves the fast lane (a fresh worker takes its place) and yields the CPU to it
+        self.stats["slow"] += 1
+        asyncio.ensure_future(self._refill())
+        if self._slow_now >= self.slow:
+            self._retire(w)
+            self.stats["busy"] += 1
+            return ("error", f"LimitError: the server is computing {self._slow_now} slow requests already "
+                             f"(symcute serve --slow); try again")
+        self._slow_now += 1
+        try:
+            w.lower_priority()
+            answer = await loop.run_in_executor(None, w.wait_cpu, self.seconds, self.seconds * WALL_FACTOR)
+        finally:
+            self._slow_now -= 1
+            self._retire(w)
         if answer is None:
             self.stats["timeouts"] += 1
-            loop = asyncio.get_running_loop()
-            fresh = await loop.run_in_executor(None, _Worker, self._ctx, self.memory_bytes)
-            self._all = [fresh if x is w else x for x in self._all]
-            w = fresh
-            answer = ("error", f"LimitError: the request took more than {self.seconds:g} s "
+            answer = ("error", f"LimitError: the request took more than {self.seconds:g} s of CPU "
                                f"(the server's per-request limit, symcute serve --seconds)")
-        self._idle.put_nowait(w)
         return answer
+
+    async def _refill(self) -> None:
+        self._idle.put_nowait(await self._spawn())
 
 
 __all__ = ["Pool"]

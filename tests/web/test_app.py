@@ -151,5 +151,5 @@ def test_a_request_past_the_limit_is_answered_and_the_server_stays_up():
 
 
 def test_work_budget_and_picture_limits(client):
-    r = post(client, "eval", expr="(128,128):(128,1)")
+    r = post(client, "eval", expr="(256,128):(128,1)")
     assert r.status_code == 200 and r.json()["panels"] == [] and "more than the page draws" in r.json()["note"]
