@@ -390,7 +390,8 @@ def sweep_inputs(n: int):
     L is rank n, extents 2-4, its compact strides in a random mode order (injective, hardly coalescing);
     composition composes L with its right inverse (rank n o rank n); the divides cut L by a tile of half
     its modes (``s_i : w_i``, ``w_i`` the mode's weight in L's index); the products repeat a rank-n/2 block
-    with a gap after every mode by a rank-n/2 tiler of 2s.  complement is given L's cosize as its cotarget
+    with a gap after every mode by a rank-n/2 tiler of 2s.  complement takes L's modes with a gap after every
+    mode (G: each mode's extent times 2 before the next stride), and G's cosize as its cotarget
     (CuTe's default; the wheel's pycute defaults to 1, a different layout), so every library computes the
     same layout.
     """
@@ -409,8 +410,9 @@ def sweep_inputs(n: int):
     A = (bshape, _permuted_compact(rng, bshape, gap=2))
     B = ((2,) * h, _permuted_compact(rng, (2,) * h))
     one, pair, tile, prod = (L,), (L, (R.shape, R.stride)), (L, T), (A, B)
-    cotarget = sc.cosize(sc.Layout(*L))
-    return {"coalesce": one, "composition": pair, "complement": (L, cotarget), "right_inverse": one,
+    G = (shape, _permuted_compact(rng, shape, gap=2))
+    cotarget = sc.cosize(sc.Layout(*G))
+    return {"coalesce": one, "composition": pair, "complement": (G, cotarget), "right_inverse": one,
             "left_inverse": one, "logical_divide": tile, "zipped_divide": tile, "tiled_divide": tile,
             "logical_product": prod, "zipped_product": prod, "tiled_product": prod}
 

@@ -21,7 +21,15 @@ from .integer import DynamicInt
 from .layout import Layout, _filter_zeros_tuple, _normalize, no_modes_error, refuse_arithmetic_strides
 
 
+# Past this many modes the merge test first compares bit lengths (``_bw_coalesce_wide``).
+_WIDE = 64
+# A front stride of more bits than this has its merge test screened by bit lengths first.
+_WIDE_BITS = 256
+
+
 def _bw_coalesce(flat_shape: tuple, flat_stride: tuple, new_shape, new_stride) -> Layout:
+    if len(flat_shape) > _WIDE:
+        return _bw_coalesce_wide(flat_shape, flat_stride, new_shape, new_stride)
     # walking back to front: `front` is the mode CuTe compares with, `done` the modes behind it
     done_shapes, done_strides = [], []
     front_shape, front_stride = new_shape, new_stride
@@ -36,6 +44,52 @@ def _bw_coalesce(flat_shape: tuple, flat_stride: tuple, new_shape, new_stride) -
                 type(s) is int and type(d) is int and type(front_shape) is int and type(front_stride) is int
                 or _static_merge(s, d, front_shape, front_stride)):
             front_shape = s * front_shape           # contiguous: merge into the front mode
+            front_stride = d
+        else:
+            done_shapes.append(front_shape)
+            done_strides.append(front_stride)
+            front_shape, front_stride = s, d
+    if not done_shapes:
+        if front_shape == 1 and type(front_shape) is int:
+            return Layout._make(1, 0)
+        return Layout._make(front_shape, front_stride)
+    done_shapes.append(front_shape)
+    done_strides.append(front_stride)
+    return Layout._make(tuple(reversed(done_shapes)), tuple(reversed(done_strides)))
+
+
+def _bw_coalesce_wide(flat_shape: tuple, flat_stride: tuple, new_shape, new_stride) -> Layout:
+    """:func:`_bw_coalesce` for many modes: the same walk, the same result.
+
+    Many modes mean large strides (a layout of n modes that do not merge has strides of about n bits),
+    and there the merge test ``s * d == front_stride`` costs a multiplication of a long integer.  Where
+    all three are nonzero static ints and the front stride is long, the bit lengths answer it first:
+    ``|s * d|`` has ``bl(s) + bl(d)`` or one bit fewer, so any other length of the front stride is no merge.
+    """
+    done_shapes, done_strides = [], []
+    front_shape, front_stride = new_shape, new_stride
+    wide_bits = _WIDE_BITS
+    for i in range(len(flat_shape) - 2, -1, -1):
+        s = flat_shape[i]
+        if s == 1 and type(s) is int:
+            continue
+        d = flat_stride[i]
+        if not done_shapes and front_shape == 1 and type(front_shape) is int:
+            front_shape, front_stride = s, d
+            continue
+        if type(front_stride) is int and type(s) is int and type(d) is int and s and d:
+            fb = front_stride.bit_length()
+            if fb > wide_bits:
+                pb = s.bit_length() + d.bit_length()
+                if fb != pb and fb != pb - 1:   # s * d != front_stride: a new mode
+                    done_shapes.append(front_shape)
+                    done_strides.append(front_stride)
+                    front_shape, front_stride = s, d
+                    continue
+        if s * d == front_stride and (
+                type(s) is int and type(d) is int and type(front_shape) is int and type(front_stride) is int
+                or _static_merge(s, d, front_shape, front_stride)):
+            front_shape = s * front_shape
             front_stride = d
         else:
             done_shapes.append(front_shape)

@@ -60,11 +60,14 @@ def complement(layout: Layout, cotarget=None) -> Layout:
     for k in order:
         d = stride[k]
         covered = result_stride[-1]
-        new_shape = d // covered if d >= 0 and covered > 0 else it.cdiv(d, covered)
-        if new_shape == 0 and type(new_shape) is int:   # a run-time 0 is not detected (CuTe: static_assert)
-            raise LayoutError(
-                f"complement({layout}): Non-injective Layout detected in complement "
-                f"(stride {d} is smaller than the extent {covered} already covered)")
+        if d == covered and type(d) is int and type(covered) is int:
+            new_shape = 1   # no gap (a compact layout's modes): the quotient without a long division
+        else:
+            new_shape = d // covered if d >= 0 and covered > 0 else it.cdiv(d, covered)
+            if new_shape == 0 and type(new_shape) is int:   # a run-time 0 is not detected (CuTe: static_assert)
+                raise LayoutError(
+                    f"complement({layout}): Non-injective Layout detected in complement "
+                    f"(stride {d} is smaller than the extent {covered} already covered)")
         result_shape.append(new_shape)
         result_stride.append(d * shape[k])
     new_stride = result_stride.pop()

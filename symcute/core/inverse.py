@@ -29,6 +29,17 @@ def exchange_sort_by_stride(strides: tuple) -> list[int]:
     Cost: O(n log n) for n modes (the literal loop, O(n^2), below a small n).
     """
     n = len(strides)
+    if n > _SMALL_EXCHANGE_SORT:
+        # many modes: sort, then look for equal neighbours (a set would hash every stride, a cost in the
+        # length of each integer; neighbours of different values mostly differ in their leading digits)
+        order = sorted(range(n), key=strides.__getitem__)
+        prev = strides[order[0]]
+        for i in order[1:]:
+            d = strides[i]
+            if d == prev:
+                return _exchange_sort_queues(strides)
+            prev = d
+        return order
     if len(set(strides)) == n:  # distinct keys: any sort gives CuTe's order
         return sorted(range(n), key=strides.__getitem__)
     if n <= _SMALL_EXCHANGE_SORT:
@@ -220,11 +231,15 @@ def left_inverse(layout):
         d = stride[i]
         if d == 0:
             continue
-        if it.cmod(d, gathered) != 0:
+        if type(d) is int and type(gathered) is int and d > 0 and gathered > 0:
+            q, r = divmod(d, gathered)   # C++'s / and % for these signs, in one division
+        else:
+            q, r = it.cdiv(d, gathered), it.cmod(d, gathered)
+        if r != 0:
             raise LayoutError(
                 f"left_inverse({layout}): Left inverse divisibility condition violated: "
                 f"stride {d} is not divisible by {gathered}")
-        result_shape.append(it.cdiv(d, gathered))
+        result_shape.append(q)
         result_stride.append(preprod[i])
         gathered *= result_shape[-1]
     if recording() is not None:  # building the details costs; only when a derivation asks
