@@ -44,6 +44,7 @@ class ClaimResult:
     fix: str = ""
     why: str = ""
     proofs: list = field(default_factory=list)
+    figures: dict | None = None     # a memory claim's counts (wavefronts, ideal, ways, ncu metrics)
 
     def to_dict(self) -> dict:
         d = {"verdict": self.verdict, "statement": self.statement, "method": self.method,
@@ -54,6 +55,8 @@ class ClaimResult:
             d["fix"] = self.fix
         if self.why:
             d["why"] = self.why
+        if self.figures is not None:
+            d["figures"] = self.figures
         d["proofs"] = [{"statement": str(p.statement), "verdict": str(p.verdict.value), "method": str(p.method.value
                         if hasattr(p.method, "value") else p.method)} for p in self.proofs]
         return d
@@ -86,15 +89,21 @@ def check(kernel: Kernel, claims=None) -> KernelCheck:
         "residue": lambda: decide_residue(kernel),
         "pipeline": lambda: decide_pipeline(kernel),
     }
-    ids = list(deciders) + ["gemm"]
-    wanted = ids if claims is None else list(claims)
+    correctness = list(deciders)
+    memory = {f"{op}.{which}.banks": (lambda op=op, which=which: decide_banks(kernel, op, which))
+              for op in ("a", "b") for which in ("s2r", "g2s")}
+    ids = correctness + ["gemm"] + list(memory)
+    # the G2S (cp.async) bank claims only on request: their wavefront rule is fitted (docs/memory.md)
+    default = correctness + ["gemm", "a.s2r.banks", "b.s2r.banks"]
+    wanted = default if claims is None else list(claims)
     for c in wanted:
         if c not in ids:
             raise SymcuteError(f"kernel check: unknown claim {c!r}; the claims are {', '.join(ids)}")
-    need = list(deciders) if "gemm" in wanted else [c for c in wanted]
+    deciders.update(memory)
+    need = list(dict.fromkeys((correctness if "gemm" in wanted else []) + [c for c in wanted if c != "gemm"]))
     done = {c: _decided(c, deciders[c]) for c in need}
     if "gemm" in wanted:
-        done["gemm"] = _conjunction(done)
+        done["gemm"] = _conjunction({c: done[c] for c in correctness})
     return KernelCheck(kernel, {c: done[c] for c in wanted})
 
 
@@ -607,3 +616,54 @@ def _least_k(dim, d: int, bk: int, n: int) -> int:
     while math.ceil(d * q / bk) < n:
         q += 1
     return d * q
+
+
+# --- shared-memory banks ---------------------------------------------------------------------------------------
+def decide_banks(kernel: Kernel, op: str, which: str) -> ClaimResult:
+    """The shared-memory side of the S2R copy (``which="s2r"``) or of the G2S copy (``"g2s"``) over one
+    stage is free of bank conflicts: every warp instruction takes its ideal number of wavefronts
+    (symcute.memory's exact per-lane model, docs/memory.md).
+
+    Without an S2R copy the registers are read element by element through ``partition_A`` (modelled as
+    scalar loads, one instruction per fragment value).  A G2S cp.async is decided by the model's fitted
+    cp.async rule; where the model says its figure is an estimate (its notes), the claim is unknown."""
+    from .. import memory
+    from ..core import sizeof_bits
+    x = kernel.operand(op)
+    O = op.upper()
+    cid = f"{op}.{which}.banks"
+    stage = dp.smem_stage(x.smem, 0)
+    bits = sizeof_bits(x.type)
+    copy = x.s2r if which == "s2r" else x.g2s
+    if copy is not None:
+        r = memory.bank_conflicts(copy, stage)
+        what = f"the {which.upper()} copy [{op}] {which} = {x.s2r_text if which == 's2r' else x.g2s_text}"
+    else:
+        r = memory.shared_access(dp.mma_tv(kernel.mma, O, kernel.tile_shape(op)), stage, bits, bits, "ld")
+        what = f"the scalar register reads through thr_mma.partition_{x.partition}(s{O}) (no [{op}] s2r)"
+    statement = f"{what} over one stage of s{O} is free of shared-memory bank conflicts"
+    metric = "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_" + (
+        "ldgsts" if "cp.async" in r.instruction.name else r.instruction.op if r.instruction.op in ("ld", "st")
+        else "ld")
+    conflicts = r.wavefronts - r.ideal_wavefronts
+    figures = {"instruction": r.instruction.name, "warps": r.warps, "instructions_per_warp": r.instructions_per_warp,
+               "wavefronts": r.wavefronts, "ideal_wavefronts": r.ideal_wavefronts, "conflicts": conflicts,
+               "ways": r.ways, "vector_bits": r.vector.bits, "method": str(getattr(r.method, "value", r.method)),
+               "ncu": {metric + ".sum": conflicts}, "per": "CTA and k-tile (one stage)",
+               "notes": [str(n) for n in r.notes]}
+    estimate = any(n.key.value.startswith("cp_async") and n.key.value != "cp_async_stream" for n in r.notes)
+    if estimate:
+        return ClaimResult(cid, statement, "unknown", figures["method"], figures=figures,
+                           why="the cp.async wavefront rule is fitted and assumes each lane's source 16 bytes "
+                               "after the previous lane's; the figures are the model's estimate")
+    if conflicts == 0:
+        return ClaimResult(cid, statement, "proved", figures["method"], figures=figures)
+    w = r.witness
+    lanes = [{"lane": l.lane, "thread": l.thread, "byte_address": l.byte_address} for group in w.lanes for l in group]
+    ce = {"warp": w.warp, "instruction": w.instruction, "phase": w.phase, "bank": w.bank, "words": list(w.words),
+          "lanes": lanes, "expected": f"{r.ideal_wavefronts} wavefronts", "found": f"{r.wavefronts} wavefronts "
+          f"({r.ways}-way)"}
+    return ClaimResult(cid, statement, "refuted", figures["method"], counterexample=ce, figures=figures, link=what,
+                       why=f"bank {w.bank} serves {len(w.words)} distinct words in phase {w.phase} of warp {w.warp}'s "
+                           f"instruction {w.instruction}: {r.wavefronts} wavefronts where {r.ideal_wavefronts} "
+                           f"are ideal", fix="a swizzle of the smem layout (symcute bank --fix)")

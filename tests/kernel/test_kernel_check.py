@@ -19,7 +19,8 @@ from tests.cli_runner import run_cli
 ROOT = Path(__file__).resolve().parents[2]
 NT = ROOT / "examples" / "kernels" / "sgemm_sm80_nt.toml"
 TN = ROOT / "examples" / "kernels" / "sgemm_sm80_tn.toml"
-CLAIMS = ["a.load", "b.load", "a.fragment", "b.fragment", "c.store", "residue", "pipeline", "gemm"]
+CLAIMS = ["a.load", "b.load", "a.fragment", "b.fragment", "c.store", "residue", "pipeline", "gemm", "a.s2r.banks",
+          "b.s2r.banks"]
 
 
 def variant(tmp_path, base: Path, old: str, new: str) -> Path:
@@ -332,3 +333,26 @@ def test_pipeline_counts_stand_for_every_count(stages):
             by_residue = {n % stages: run(stages, wait, kb, n) is None for n in range(2 * stages + 2, 6 * stages + 13)}
             for n in range(2 * stages + 2, 6 * stages + 13):
                 assert (run(stages, wait, kb, n) is None) == by_residue[n % stages]
+
+
+def test_planted_unswizzled_smem_under_ldmatrix(tmp_path):
+    # the same mainloop without the Swizzle<3,3,3>: the data path stays correct, the LDSM reads conflict
+    k = load(_hgemm(tmp_path, "composition(Swizzle<3,3,3>{}, Layout<Shape<_8,_32>,Stride<_32,_1>>{})",
+                    "Layout<Shape<_8,_32>,Stride<_32,_1>>{}"))
+    r = check(k)
+    assert r.claims["gemm"].verdict == "proved"
+    c = r.claims["a.s2r.banks"]
+    assert c.verdict == "refuted" and c.figures["wavefronts"] > c.figures["ideal_wavefronts"]
+    assert c.figures["ncu"] == {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum":
+                                c.figures["wavefronts"] - c.figures["ideal_wavefronts"]}
+    ce = c.counterexample
+    lanes = ce["lanes"]
+    assert len({lane["byte_address"] // 4 for lane in lanes}) == len(lanes) >= 2      # distinct words
+    assert {(lane["byte_address"] // 4) % 32 for lane in lanes} == {ce["bank"]}        # one bank
+    # each address is one the lane's thread reads: 2 bytes times the smem offset of one of its source elements
+    ref = make_layout((128, 32))
+    stage = dp.smem_stage(k.a.smem, 0)
+    for lane in lanes:
+        thr = k.a.s2r.get_slice(lane["thread"])
+        part, off = thr.partition_S(ref), thr.partition_offset("S", ref)
+        assert any(2 * stage(off + part(v)) == lane["byte_address"] for v in range(part.size()))
