@@ -137,6 +137,10 @@ def _coord2(c, layout_tv: Layout, where: str) -> tuple:
     if isinstance(c, ScaledBasis):
         c = ArithmeticTuple.of(c)
     items = c.items if isinstance(c, ArithmeticTuple) else None
+    if items is not None and len(items) < 2:
+        # CuTe's identity tensor counts from the tile's origin (0,0): a TV layout whose strides never reach
+        # the second mode (a UniversalFMA operand tile (16,1)) still yields (m, 0)
+        items = tuple(items) + (0,) * (2 - len(items))
     if items is None or len(items) != 2 or not all(isinstance(x, int) for x in items):
         raise LayoutError(f"{where}: {layout_tv} returns {c}, not an (m,n) coordinate "
                           f"(CuTe's `auto [m, n] = layout_tv(tid, vid)` does not compile)")

@@ -183,3 +183,41 @@ def bank(smem: str, copy_atom: str = "SM75_U32x4_LDSM_N", mma: str = "SM80_16x8x
             "per_instruction": [list(r) for r in res.per_instruction],
             "wavefronts": res.wavefronts, "ideal": res.ideal_wavefronts, "conflict_free": res.conflict_free,
             "svg": bank_svg(res, w.warp, w.instruction), "smem": str(layout), "copy": tc.atom.name}
+
+
+MAX_TOML = 32 * 1024   # characters of a kernel description typed into the page
+
+
+def kernel(toml: str) -> dict:
+    """``symcute kernel check`` of a kernel description (the TOML text of examples/kernels/*.toml): every
+    claim's verdict, conditions and counterexample, and the TiledMMA's cells with the counterexample's
+    thread to highlight."""
+    import tomllib
+    from ..kernel import check
+    from ..kernel.description import from_dict
+    from ..report.pictures import tv_panels
+    if not isinstance(toml, str):
+        raise ParseError("kernel: expected the TOML text of a kernel description")
+    if len(toml) > MAX_TOML:
+        raise LimitError(f"kernel: {len(toml)} characters, more than the page's {MAX_TOML}")
+    try:
+        data = tomllib.loads(toml)
+    except tomllib.TOMLDecodeError as e:
+        raise ParseError(f"kernel: not TOML: {' '.join(str(e).split())}") from None
+    k = from_dict(data, source="kernel")
+    result = check(k)
+    out = result.to_dict()
+    out["exit_status"] = result.exit_status
+    out["mma"] = k.mma_text
+    refuted = [c for c in result.claims.values() if c.verdict == "refuted" and c.counterexample]
+    out["highlight"] = next((c.counterexample.get("thread") for c in refuted
+                             if isinstance(c.counterexample.get("thread"), int)), None)
+    out["panels"] = []
+    try:
+        for title, (M, N), cells in tv_panels(k.mma):
+            _check_cells(M * N, title)
+            out["panels"].append({"title": f"TiledMMA {title}", "rows": M, "cols": N,
+                                  "cells": [{"m": m, "n": n, "t": t, "v": v} for m, n, t, v in cells]})
+    except SymcuteError as e:
+        out["note"] = f"no picture: {e}"
+    return out

@@ -103,6 +103,11 @@ def _cases():
             key = f"{atom}-{''.join(map(str, lay))}"
             cases[f"mma-latex-{key}"] = (f"{_mma_cpp(atom, lay)} print_latex(mma);", lambda m=mma: print_latex(m()))
             cases[f"mma-svg-{key}"] = (f"{_mma_cpp(atom, lay)} print_svg(mma);", lambda m=mma: print_svg(m()))
+    for lay in [(16, 16, 1), (4, 8, 1)]:   # sgemm_sm80's atom: operand tiles (16,1) whose TV never reaches k
+        fma = lambda lay=lay: sc.make_tiled_mma("UniversalFMA<float,float,float>", lay)  # noqa: E731
+        cpp = _mma_cpp("UniversalFMA<float,float,float>", lay)
+        cases[f"fma-latex-{''.join(map(str, lay))}"] = (f"{cpp} print_latex(mma);", lambda m=fma: print_latex(m()))
+        cases[f"fma-svg-{''.join(map(str, lay))}"] = (f"{cpp} print_svg(mma);", lambda m=fma: print_svg(m()))
     cases["atom-latex"] = ("print_latex(MMA_Atom<SM80_16x8x8_F16F16F16F16_TN>{});",
                            lambda: print_latex(sc.mma_atom("SM80_16x8x8_F16F16F16F16_TN")))
     for i, (copy, vt, op, atom, lay) in enumerate(COPIES):

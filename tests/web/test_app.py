@@ -4,6 +4,7 @@ CLI's answers, bad input is one clean line, and the server's limits hold."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from starlette.testclient import TestClient
@@ -153,3 +154,29 @@ def test_a_request_past_the_limit_is_answered_and_the_server_stays_up():
 def test_work_budget_and_picture_limits(client):
     r = post(client, "eval", expr="(256,128):(128,1)")
     assert r.status_code == 200 and r.json()["panels"] == [] and "more than the page draws" in r.json()["note"]
+
+
+NT = (Path(__file__).resolve().parents[2] / "examples" / "kernels" / "sgemm_sm80_nt.toml").read_text()
+UNCOVERED = NT.replace("Layout<Shape<_32,_8>>{}, Layout<Shape<_4,_1>>{})\"\npredicate = false\n\n[b]",
+                       "Layout<Shape<_32,_8>,Stride<_1,_0>>{}, Layout<Shape<_4,_1>>{})\"\npredicate = false\n\n[b]", 1)
+
+
+def test_kernel_check_answers_as_kernel_check_does(client, tmp_path, cli):
+    for text, status in [(NT, 0), (UNCOVERED, 1)]:
+        d = post(client, "kernel", toml=text).json()
+        f = tmp_path / "k.toml"
+        f.write_text(text)
+        code, out, _ = cli(["kernel", "check", str(f), "--json"])
+        assert code == status == d["exit_status"]
+        assert {k: v["verdict"] for k, v in json.loads(out)["claims"].items()} == \
+            {k: v["verdict"] for k, v in d["claims"].items()}
+    assert d["claims"]["a.load"]["verdict"] == "refuted"
+    assert d["highlight"] == d["claims"]["a.load"]["counterexample"]["thread"]
+    assert {p["title"] for p in d["panels"]} == {"TiledMMA C", "TiledMMA A", "TiledMMA B"}
+
+
+def test_kernel_bad_toml_is_one_line(client):
+    r = post(client, "kernel", toml="[problem\nshape=")
+    assert r.status_code == 400 and r.json()["error"].startswith("kernel: not TOML")
+    r = post(client, "kernel", toml=NT.replace("[pipeline]", "[pipelines]"))
+    assert r.status_code == 400 and "unknown table [pipelines]" in r.json()["error"]

@@ -143,3 +143,20 @@ def test_bank_view_after_switching_the_swizzle(page, server):
     page.locator("#bank-panels g.cell").nth(8).hover()
     assert "bank" in page.inner_text("#tip")
     shot(page, "bank_swizzled")
+
+
+def test_kernel_check_highlights_the_counterexample_thread(page, server):
+    nt = (ROOT / "examples" / "kernels" / "sgemm_sm80_nt.toml").read_text()
+    bad = nt.replace("Layout<Shape<_32,_8>>{}, Layout<Shape<_4,_1>>{})\"\npredicate = false\n\n[b]",
+                     "Layout<Shape<_32,_8>,Stride<_1,_0>>{}, Layout<Shape<_4,_1>>{})\"\npredicate = false\n\n[b]", 1)
+    page.goto(server)
+    page.fill("#kernel", bad)
+    page.click("#check")
+    expect(page.locator("#kernel-claims tr[data-verdict=refuted]").first).to_be_visible()
+    row = page.locator("#kernel-claims tr").filter(has=page.locator("td:first-child", has_text="a.load"))
+    assert "refuted" in row.inner_text()
+    owned = page.locator("#kernel-panels g.cell.owned")
+    expect(owned.first).to_be_visible()
+    thread = owned.first.get_attribute("data-thread")
+    assert f'"thread":{thread},' in row.inner_text()
+    shot(page, "kernel_refuted")

@@ -8,7 +8,7 @@ const SVG_NS = "http://www.w3.org/2000/svg";
 const TV = ["175,175,255", "175,255,175", "255,255,175", "255,175,175",
             "210,210,255", "210,255,210", "255,255,210", "255,210,210"];
 const FIELDS = {expr: "e", lets: "l", params: "p", claim: "c", smem: "s", copy: "ca", mma: "mma",
-                "atom-layout": "al", operand: "op", "value-type": "vt"};
+                "atom-layout": "al", operand: "op", "value-type": "vt", kernel: "k"};
 let lastSvg = null, lastMarkdown = "";
 
 function $(id) { return document.getElementById(id); }
@@ -201,6 +201,32 @@ async function runBank() {
   lastSvg = d.svg;
 }
 
+async function runKernel() {
+  const toml = $("kernel").value;
+  if (!toml.trim()) return;
+  permalink();
+  setText("kernel-error", "");
+  $("kernel-claims").replaceChildren(); $("kernel-panels").replaceChildren();
+  const d = await post("kernel", {toml: toml});
+  if (d.error) { setText("kernel-error", d.error); return; }
+  const table = $("kernel-claims");
+  for (const [id, c] of Object.entries(d.claims)) {
+    const tr = document.createElement("tr");
+    tr.dataset.verdict = c.verdict;
+    const cells = [id, c.verdict, (c.conditions || []).join(", "),
+                   c.counterexample ? JSON.stringify(c.counterexample) : "", c.link || "", c.fix || ""];
+    for (const text of cells) { const td = document.createElement("td"); td.textContent = text; tr.appendChild(td); }
+    table.appendChild(tr);
+  }
+  showPanels("kernel-panels", d.panels, "tv");
+  if (d.highlight !== null && d.highlight !== undefined) {
+    document.querySelectorAll('#kernel-panels g.cell[data-thread="' + CSS.escape(String(d.highlight)) + '"]')
+      .forEach(x => x.classList.add("owned"));
+  }
+  lastMarkdown = "| claim | verdict | conditions |\n| --- | --- | --- |\n" + Object.entries(d.claims)
+    .map(([id, c]) => "| " + id + " | " + c.verdict + " | " + (c.conditions || []).join(", ") + " |").join("\n") + "\n";
+}
+
 function download() {
   if (!lastSvg) return;
   const a = document.createElement("a");
@@ -219,6 +245,7 @@ document.addEventListener("DOMContentLoaded", () => {
   $("run").addEventListener("click", runEval);
   $("prove").addEventListener("click", runProve);
   $("bank").addEventListener("click", runBank);
+  $("check").addEventListener("click", runKernel);
   $("download-svg").addEventListener("click", download);
   $("copy-md").addEventListener("click", copyMarkdown);
   document.addEventListener("mousemove", hover);
@@ -228,4 +255,5 @@ document.addEventListener("DOMContentLoaded", () => {
   if (q.has("e")) runEval();
   if (q.has("c")) runProve();
   if (q.has("s")) runBank();
+  if (q.has("k")) runKernel();
 });
