@@ -19,6 +19,7 @@ from ..core.composed import ComposedLayout, SmemPtrFlag
 from ..core.layout import format_int_tuple, slice_and_offset
 from ..errors import LayoutError
 from ..core.hook import note, traced
+from ..core.tensor import Tensor
 from .copy_atom import CopyAtom
 from ..core.fragment import repeat_underscore
 from .tiled_mma import as_tensor_layout, _slice_offset
@@ -174,6 +175,9 @@ class TiledCopy:
         atom moves.  With ``explain=True`` returns ``(layout, RetileSteps)``.
         @pre rank(tensor) >= 1 + rank(Tiler_MN)
         """
+        if isinstance(tensor, Tensor):   # CuTe's retile takes the layout; the Tensor keeps its iterator
+            return Tensor(self.retile(tensor.layout(), explain), tensor.data()) if not explain else \
+                self.retile(tensor.layout(), explain)
         steps = self._retile(_as_copy_tensor(tensor, "retile"))
         note(V=steps.V, right_inverse=steps.right_inverse, with_shape=steps.with_shape, upcast_n=steps.upcast_n,
              frg_layout_mn=steps.frg_layout_mn, product_each=steps.frg_shape_each,
@@ -222,12 +226,14 @@ class TiledCopy:
 
 
 def _as_copy_tensor(x, where: str):
-    """A tensor argument: a layout, a shape, or a swizzled layout ``Sw o O o L``.
+    """A tensor argument: a Tensor's layout, a layout, a shape, or a swizzled layout ``Sw o O o L``.
 
     CuTe's ``make_tensor(smem_ptr, Sw o smem_ptr_flag o L)`` (``pointer_flagged.hpp``) moves the
     swizzle into the pointer, so such a tensor's layout is ``L``; with an integer offset the
     tensor keeps the composed layout and partitions slice it (``slice_and_offset``).
     """
+    if isinstance(x, Tensor):
+        return x.layout()
     if isinstance(x, ComposedLayout):
         return x.inner if isinstance(x.offset, SmemPtrFlag) else x
     return as_tensor_layout(x, where)
@@ -270,25 +276,38 @@ class ThrCopy:
         return f"ThrCopy thread {self.thr_idx} of\n{self.tiled_copy}"
 
     def _partition(self, tensor, role: str):
-        tensor = _as_copy_tensor(tensor, f"partition_{role}")
-        thr = self.tiled_copy._tidfrg(tensor, role)
-        coord = (self.thr_idx, _, repeat_underscore(tensor.rank))
+        """(offset, sliced layout): ``tidfrg_X(tensor.layout())(thr_idx, _, repeat<R>(_))``."""
+        lay = _as_copy_tensor(tensor, f"partition_{role}")
+        thr = self.tiled_copy._tidfrg(lay, role)
+        coord = (self.thr_idx, _, repeat_underscore(lay.rank))
         if isinstance(thr, ComposedLayout):  # Tensor::operator(): slice_and_offset of the swizzled layout
             sliced, offset = slice_and_offset(coord, thr)
             return offset, sliced
         return _slice_offset(coord, thr), slice_(coord, thr)
 
-    def partition_S(self, stensor) -> Layout:
-        return self._partition(stensor, "S")[1]
+    def _partitioned(self, tensor, role: str):
+        offset, sliced = self._partition(tensor, role)
+        return Tensor(sliced, tensor.data() + offset) if isinstance(tensor, Tensor) else sliced
 
-    def partition_D(self, dtensor) -> Layout:
-        return self._partition(dtensor, "D")[1]
+    def partition_S(self, stensor):
+        """This thread's ((CPY_V), CPY_M, CPY_N, ...) slice of the source: a Tensor for a Tensor (its
+        iterator advanced to the slice), the slice's layout for a layout or a shape."""
+        return self._partitioned(stensor, "S")
+
+    def partition_D(self, dtensor):
+        return self._partitioned(dtensor, "D")
 
     def partition_offset(self, role: str, tensor) -> int:
         return self._partition(tensor, role.upper())[0]
 
-    def retile_S(self, stensor) -> Layout:
-        return self.tiled_copy.retile(stensor)
+    def _retiled(self, tensor):
+        # CuTe: make_tensor(tensor.data(), TiledCopy::retile(tensor.layout()))
+        if isinstance(tensor, Tensor):
+            return Tensor(self.tiled_copy.retile(tensor.layout()), tensor.data())
+        return self.tiled_copy.retile(tensor)
 
-    def retile_D(self, dtensor) -> Layout:
-        return self.tiled_copy.retile(dtensor)
+    def retile_S(self, stensor):
+        return self._retiled(stensor)
+
+    def retile_D(self, dtensor):
+        return self._retiled(dtensor)

@@ -15,10 +15,15 @@ from ..core import (
     size, slice_, tiled_product, zipped_divide,
 )
 from ..core import int_tuple as it
+from ..core.composed import ComposedLayout, SmemPtrFlag
+from ..core.pointer import make_tmem_ptr
+from ..core.tensor import Tensor, make_register_tensor
 from ..errors import LayoutError, SymcuteError
 from ..core.hook import note, traced
 from ..core.fragment import make_fragment_like, repeat_underscore
+from ..core.layout import slice_and_offset
 from .mma_atom import MMAAtom
+from .smem_desc import make_desc_tensor
 from .operand import get_operand
 from .mma_lookup import mma_atom
 from .tmem import parse_frg as tmem_parse_frg, tmem_frg
@@ -116,7 +121,7 @@ class TiledMMA:
     # --- partitioning patterns ------------------------------------------------------------
     def _thrfrg(self, tensor, modes: tuple, op: str) -> Layout:
         i, j = modes
-        tensor = as_tensor_layout(tensor, f"thrfrg_{op}")
+        tensor = _as_partitioned_layout(tensor, f"thrfrg_{op}")
         if tensor.rank < 2:
             raise LayoutError(f"thrfrg_{op}({tensor}): the tensor must have rank >= 2")
         atom_tv = self.atom.layout(op)
@@ -244,6 +249,60 @@ class TiledMMA:
         tv = self.thrfrg(op, dummy)
         return slice_((0, (_, repeat_underscore(dummy.rank))), tv).shape
 
+    # --- fragments ---------------------------------------------------------------------------------
+    def make_fragment(self, op: str, part, where: str = ""):
+        """CuTe's ``TiledMMA::make_fragment_A/B/C`` of an already partitioned tensor (V, M, K, ...).
+
+        A layout in gives a layout out (the fragment's layout); a Tensor gives a Tensor:
+
+        - C: ``make_tensor<FrgTypeC>(shape(ctensor))`` (a register tensor, or for UMMA a tmem one);
+        - A/B of a value type: ``make_fragment_like<FrgTypeA>(atensor)``;
+        - A/B of a GMMA/UMMA ``smem_desc``: the descriptor tensor of ``mma_traits_sm90_gmma.hpp``'s
+          ``MakeTensor<smem_desc>``: ``DescriptorIterator{make_gmma_desc(tensor<0>(t))}`` over
+          ``replace<0>(recast<uint128_t>(t).layout(), Layout<_1,_0>{})``.
+        @pre rank(part) >= 3 and size<0>(part) == size<1>(LayoutX_TV) (CuTe's static_asserts)
+        """
+        op = get_operand(op).name
+        where = where or f"make_fragment_{op}"
+        atom = self.atom
+        lay = part.layout() if isinstance(part, Tensor) else part
+        if not isinstance(lay, (Layout, ComposedLayout)):
+            raise LayoutError(f"{where}: expected a partitioned tensor or layout, got {part!r}")
+        if lay.rank < 3:
+            raise LayoutError(f"{where}: expected a partitioned tensor of rank >= 3 (V,M,K), got {lay}")
+        if size(lay[0]) != size(atom.layout(op)[1]):
+            raise LayoutError(f"{where}: size<0>({lay}) != size<1>(Layout{op}_TV {atom.layout(op)})")
+        frg = {"A": atom.frg_type_a, "B": atom.frg_type_b, "C": atom.frg_type_c}[op]
+        vt = atom.val_type(op)
+        tmem = tmem_parse_frg(frg)
+        if tmem is not None:   # UMMA: accumulators (and a _TS A) are allocated in tensor memory
+            frag = tmem_frg(*tmem, lay.shape)
+            if not isinstance(part, Tensor):
+                return frag
+            return Tensor(frag, make_tmem_ptr(tmem[1]))
+        if op == "C":   # accumulators never follow the input's layout
+            frag = make_layout(lay.shape)
+            return frag if not isinstance(part, Tensor) else make_register_tensor(frag, vt or "float")
+        if frg is not None:
+            if not isinstance(part, Tensor):
+                raise SymcuteError(f"{where}: {atom.name} reads {op} from shared memory through {frg}; its fragment "
+                                   f"is a descriptor tensor of an smem tensor, not a register layout (pass the "
+                                   f"smem Tensor, or use partition_{op})")
+            return make_desc_tensor(frg, part, where, vt, op)
+        if not isinstance(part, Tensor):
+            return make_fragment_like(part)
+        return make_fragment_like(part.layout(), vt or part.value_type or "float")
+
+    def make_fragment_A(self, atensor):
+        """CuTe's ``TiledMMA::make_fragment_A(partition_A(...))``."""
+        return self.make_fragment("A", atensor)
+
+    def make_fragment_B(self, btensor):
+        return self.make_fragment("B", btensor)
+
+    def make_fragment_C(self, ctensor):
+        return self.make_fragment("C", ctensor)
+
     # --- printing ---------------------------------------------------------------------------------
     def __str__(self) -> str:
         """CuTe's ``print(TiledMMA)``."""
@@ -265,6 +324,20 @@ class TiledMMA:
 def as_tensor_layout(x, where: str) -> Layout:
     """A tensor argument: its layout, or ``make_layout(shape)`` for a shape (as ``make_tensor(shape)``)."""
     return _as_layout(x, where, "expected a layout or a shape")
+
+
+def _as_partitioned_layout(x, where: str):
+    """The layout a partition divides: a Tensor's layout, a layout (a ComposedLayout ``Sw o O o L``
+    included: CuTe's divides and compositions apply to ``L``), or ``make_layout(shape)``.
+
+    A bare ``Sw o smem_ptr_flag o L`` is the tensor ``make_tensor(smem_ptr, Sw o smem_ptr_flag o L)``,
+    whose layout is ``L`` (``pointer_flagged.hpp`` moves the swizzle into the pointer).
+    """
+    if isinstance(x, Tensor):
+        return x.layout()
+    if isinstance(x, ComposedLayout):
+        return x.inner if isinstance(x.offset, SmemPtrFlag) else x
+    return as_tensor_layout(x, where)
 
 
 class ThrMMA:
@@ -289,55 +362,52 @@ class ThrMMA:
         thr = get_operand(op).thread_coord(v, m, n, k)
         return (thr, (_, repeat_underscore(thr_tensor[1, 1].rank)))
 
-    def _partition(self, op: str, tensor) -> tuple[int, Layout]:
-        thr_tensor = self.tiled_mma.thrfrg(op, as_tensor_layout(tensor, f"partition_{op}"))
+    def _partition(self, op: str, tensor):
+        """(offset, sliced layout, the input Tensor or None): CuTe's ``partition_X``,
+        ``thr_tensor(thr_coord, make_coord(_, repeat<rank<1,1>(thr_tensor)>(_)))`` of
+        ``make_tensor(tensor.data(), thrfrg_X(tensor.layout()))``."""
+        thr_tensor = self.tiled_mma.thrfrg(op, _as_partitioned_layout(tensor, f"partition_{op}"))
         coord = self._coord(op, thr_tensor)
-        return _slice_offset(coord, thr_tensor), slice_(coord, thr_tensor)
+        if isinstance(thr_tensor, ComposedLayout):   # Tensor::operator(): the swizzle's slice_and_offset
+            sliced, offset = slice_and_offset.dispatch(coord, thr_tensor)
+        else:
+            sliced, offset = slice_(coord, thr_tensor), _slice_offset(coord, thr_tensor)
+        return offset, sliced, tensor if isinstance(tensor, Tensor) else None
 
-    def partition_A(self, atensor) -> Layout:
-        """The layout of this thread's (FrgV, RestM, RestK, ...) slice of ``atensor`` (a layout or shape)."""
-        return self._partition("A", atensor)[1]
+    def _partitioned(self, op: str, tensor):
+        offset, sliced, t = self._partition(op, tensor)
+        return sliced if t is None else Tensor(sliced, t.data() + offset)
 
-    def partition_B(self, btensor) -> Layout:
-        return self._partition("B", btensor)[1]
+    def partition_A(self, atensor):
+        """This thread's (FrgV, RestM, RestK, ...) slice of ``atensor``: a Tensor for a Tensor (its
+        iterator advanced to the slice), the slice's layout for a layout or a shape."""
+        return self._partitioned("A", atensor)
 
-    def partition_C(self, ctensor) -> Layout:
-        return self._partition("C", ctensor)[1]
+    def partition_B(self, btensor):
+        return self._partitioned("B", btensor)
+
+    def partition_C(self, ctensor):
+        return self._partitioned("C", ctensor)
 
     def partition_offset(self, operand: str, tensor) -> int:
         """The offset of this thread's slice in ``tensor`` (what CuTe adds to the data pointer)."""
         return self._partition(get_operand(operand).name, tensor)[0]
 
-    def _fragment(self, op: str, tensor) -> Layout:
-        part = self._partition(op, tensor)[1]
-        atom = self.tiled_mma.atom
-        where = f"partition_fragment_{op}"
-        if part.rank < 3:
-            raise LayoutError(f"{where}: expected a partitioned tensor of rank >= 3 (V,M,K), got {part}")
-        if size(part[0]) != size(atom.layout(op)[1]):
-            raise LayoutError(f"{where}: size<0>({part}) != size<1>(Layout{op}_TV {atom.layout(op)})")
-        frg = {"A": atom.frg_type_a, "B": atom.frg_type_b, "C": atom.frg_type_c}[op]
-        tmem = tmem_parse_frg(frg)
-        if tmem is not None:   # UMMA: accumulators (and a _TS A) are allocated in tensor memory
-            return tmem_frg(*tmem, part.shape)
-        if op == "C":   # accumulators never follow the input's layout
-            return make_layout(part.shape)
-        if frg is not None:
-            raise SymcuteError(f"{where}: {atom.name} reads {op} from shared memory through {frg}; its fragment "
-                               f"is a descriptor tensor, not a register layout (use partition_{op})")
-        return make_fragment_like(part)
+    def _fragment(self, op: str, tensor):
+        return self.tiled_mma.make_fragment(op, self._partitioned(op, tensor), f"partition_fragment_{op}")
 
     @traced("partition_fragment_A")
-    def partition_fragment_A(self, atensor) -> Layout:
-        """``make_fragment_A(partition_A(atensor))``: the register fragment layout (CuTe's ``make_fragment_like``)."""
+    def partition_fragment_A(self, atensor):
+        """``make_fragment_A(partition_A(atensor))``: the register fragment (CuTe's ``make_fragment_like``),
+        or for a GMMA/UMMA atom reading A from shared memory, the smem-descriptor tensor."""
         return self._fragment("A", atensor)
 
     @traced("partition_fragment_B")
-    def partition_fragment_B(self, btensor) -> Layout:
+    def partition_fragment_B(self, btensor):
         return self._fragment("B", btensor)
 
     @traced("partition_fragment_C")
-    def partition_fragment_C(self, ctensor) -> Layout:
+    def partition_fragment_C(self, ctensor):
         """``make_fragment_C(partition_C(ctensor))``: compact column-major of the partition's shape."""
         return self._fragment("C", ctensor)
 

@@ -1,34 +1,50 @@
 """Tensor: a layout over an iterator (CuTe's ``Tensor<Engine, Layout>``), and CuTe's partitioning functions.
 
-symcute's tensors hold no data: the iterator is CuTe's ``counting_iterator<int>``
-(an integer offset, so an element's value is its index into the data) or, for
-:func:`make_identity_tensor`, CuTe's ``ArithmeticTuple`` counting iterator (an
-element's value is its coordinate).  That is what a partition returns in CuTe
-(``tensor_impl.hpp``): the layout of the piece and where it starts.
+symcute's tensors hold no data.  The iterator (the engine) is one of
 
-- ``t(c)`` with an integer or coordinate: the element, ``data + layout(c)``;
+- CuTe's ``counting_iterator<int>``: an integer offset, so an element's value is its index;
+- for :func:`make_identity_tensor`, CuTe's ``ArithmeticTuple`` counting iterator (an element's
+  value is its coordinate);
+- a :class:`~symcute.core.pointer.Pointer` (gmem/smem/rmem/tmem, or a raw ``T*`` for an owning
+  register tensor) of an element type at an offset, a swizzle_ptr among them; an element's value
+  is its index in elements from the pointer's base (after the swizzle_ptr's swizzle);
+- a :class:`~symcute.core.pointer.DescriptorIterator` (GMMA/UMMA smem-descriptor fragments).
+
+The layout is a Layout or a ComposedLayout (``Sw o O o L``, whose partitions slice with CuTe's
+``slice_and_offset``).  That is what a partition returns in CuTe (``tensor_impl.hpp``): the
+layout of the piece and where it starts.
+
+- ``t(c)`` with an integer or coordinate: the element, ``data + layout(c)`` (``data[layout(c)]``);
 - ``t(c)`` with ``_`` in ``c``: the slice, ``Tensor(data + layout(c with _ = 0), slice(c, layout))``
   (CuTe's ``slice_and_offset``);
 - :func:`dice`, :func:`inner_partition`, :func:`outer_partition`, :func:`local_tile` (with a
   projection ``Step<_1,X,_1>``), :func:`local_partition`, as ``tensor_impl.hpp`` / ``underscore.hpp``
   define them.
 
-CuTe prints a tensor as ``iterator o layout``; symcute prints ``counting_iterator(N) o layout``
-(CuTe has no print for that iterator) and ``ArithTuple(0,0) o layout`` for identity tensors, as CuTe does.
+``str(t)`` is CuTe's ``print(tensor)``: ``iterator o layout``, the iterator printed as CuTe prints it
+(``counting_iter(N)``, ``ArithTuple(0,0)``, ``smem_ptr[16b](0x40)``, ``GMMA::DescriptorIterator``).
 """
 
 from __future__ import annotations
 
 from . import int_tuple as it
 from .basis import ArithmeticTuple
-from .composed import ComposedLayout
+from .composed import ComposedLayout, SmemPtrFlag
 from .divide import zipped_divide
 from .layout import Layout, Underscore, _, make_identity_layout, make_layout, slice_and_offset
+from .numeric import sizeof_bits
+from .swizzle import Swizzle
+from .pointer import DescriptorIterator, Pointer, raw_ptr
+from .recast import recast_layout
 from ..errors import LayoutError
 
 
+_ITERATORS = (ArithmeticTuple, Pointer, DescriptorIterator)
+
+
 class Tensor:
-    """CuTe's ``Tensor``: ``data`` (an int offset, or an ArithmeticTuple for identity tensors) and a layout."""
+    """CuTe's ``Tensor``: an iterator ``data`` (an int offset, an ArithmeticTuple for identity tensors,
+    a Pointer or a DescriptorIterator) and a layout (a Layout or a ComposedLayout)."""
 
     __slots__ = ("_data", "_layout")
 
@@ -37,16 +53,37 @@ class Tensor:
             layout = make_layout(layout)
         if not isinstance(layout, (Layout, ComposedLayout)):
             raise LayoutError(f"Tensor: {layout!r} is not a layout")
-        if not (isinstance(data, ArithmeticTuple) or (isinstance(data, int) and not isinstance(data, bool))):
-            raise LayoutError(f"Tensor: the data {data!r} is not an integer offset or a coordinate")
+        if not (isinstance(data, _ITERATORS) or (isinstance(data, int) and not isinstance(data, bool))):
+            raise LayoutError(f"Tensor: the data {data!r} is not an integer offset, a coordinate or a pointer")
         self._layout, self._data = layout, data
 
     def layout(self):
         return self._layout
 
     def data(self):
-        """The iterator's position: the offset of element 0 (CuTe's ``raw_pointer_cast(t.data())``)."""
+        """The iterator: the offset of element 0 for a counting iterator (CuTe's ``raw_pointer_cast(t.data())``),
+        else the ArithmeticTuple, Pointer or DescriptorIterator."""
         return self._data
+
+    @property
+    def engine(self) -> str:
+        """The kind of iterator: ``counting``, ``coord`` (identity tensors), ``gmem``, ``smem``, ``rmem``,
+        ``tmem``, ``ptr`` (an owning register tensor's raw ``T*``) or ``desc`` (smem descriptors)."""
+        d = self._data
+        if isinstance(d, Pointer):
+            return d.space or "ptr"
+        if isinstance(d, DescriptorIterator):
+            return "desc"
+        return "coord" if isinstance(d, ArithmeticTuple) else "counting"
+
+    @property
+    def value_type(self):
+        """The element type of a pointer tensor (None for counting iterators and descriptors)."""
+        return self._data.value_type if isinstance(self._data, Pointer) else None
+
+    def is_smem(self) -> bool:
+        """CuTe's ``is_smem<Engine>``."""
+        return isinstance(self._data, Pointer) and self._data.space == "smem"
 
     @property
     def shape(self):
@@ -67,7 +104,10 @@ class Tensor:
         if _has_underscore(c):
             sliced, offset = _slice_and_offset(c, self._layout)
             return Tensor(sliced, self._data + offset)
-        return self._data + self._layout(c)
+        k = self._layout(c)
+        if isinstance(self._data, (Pointer, DescriptorIterator)):
+            return self._data.element(k)
+        return self._data + k
 
     def __getitem__(self, c):
         return self(c)
@@ -79,17 +119,72 @@ class Tensor:
         return hash((self._layout, str(self._data)))
 
     def __str__(self) -> str:
+        """CuTe's ``print(tensor)``: ``print(t.data()); print(" o "); print(t.layout())``."""
         if isinstance(self._data, ArithmeticTuple):
             return f"ArithTuple{self._data} o {self._layout}"
-        return f"counting_iterator({self._data}) o {self._layout}"
+        if isinstance(self._data, (Pointer, DescriptorIterator)):
+            return f"{self._data} o {self._layout}"
+        return f"counting_iter({self._data}) o {self._layout}"
 
     def __repr__(self) -> str:
-        return f"Tensor({str(self._layout)!r}, data={self._data})"
+        return f"Tensor({str(self._layout)!r}, data={self._data!r})"
 
 
 def make_tensor(layout, data=0) -> Tensor:
-    """``make_tensor(counting_iterator<int>(data), layout)``; a shape is ``make_layout(shape)``."""
+    """``make_tensor(counting_iterator<int>(data), layout)``; a shape is ``make_layout(shape)``.
+
+    With a Pointer, ``make_tensor(ptr, layout)`` (either argument order): CuTe's overload for
+    ``Sw o smem_ptr_flag o L`` (``pointer_flagged.hpp``) moves the swizzle into the pointer,
+    ``make_tensor(make_smem_ptr(ptr, Sw), L)``.
+    @pre a flagged layout goes with an smem pointer of the flag's bit width (CuTe's static_asserts)
+    """
+    if isinstance(layout, (Pointer, DescriptorIterator)):
+        layout, data = data, layout
+    if isinstance(data, Pointer) and isinstance(layout, ComposedLayout) and isinstance(layout.offset, SmemPtrFlag):
+        if data.space != "smem":
+            raise LayoutError(f"make_tensor({data}, {layout}): Expected smem (CuTe: static_assert is_smem)")
+        if layout.offset.bits != data.bits:
+            raise LayoutError(f"make_tensor({data}, {layout}): Expected a {layout.offset.bits}-bit pointer type, "
+                              f"got {data.value_type} ({data.bits} bits)")
+        if data.swizzle is not None:
+            raise LayoutError(f"make_tensor({data}, {layout}): the pointer is already a swizzle_ptr")
+        sw = layout.outer
+        if not isinstance(sw, Swizzle):
+            raise LayoutError(f"make_tensor({data}, {layout}): the flagged layout's outer function is not a swizzle")
+        ptr = Pointer("smem", data.value_type, data.offset, None if sw.bits == 0 else sw)
+        return Tensor(layout.inner, ptr)
     return Tensor(layout, data)
+
+
+def make_register_tensor(layout, value_type) -> Tensor:
+    """``make_tensor<T>(layout)``: an owning register tensor (its iterator a raw ``T*``, address 0 here)."""
+    return Tensor(layout, raw_ptr(value_type))
+
+
+def recast(tensor: Tensor, new_type) -> Tensor:
+    """CuTe's ``recast<NewType>(tensor)`` (``tensor_impl.hpp``) of a pointer tensor.
+
+    The layout is ``recast_layout<OldType,NewType>``; an upcast of a plain layout with negative
+    strides moves the pointer back by the static negative extents, as CuTe does.
+    """
+    if not isinstance(tensor, Tensor) or not isinstance(tensor.data(), Pointer):
+        raise LayoutError(f"recast<{new_type}>({tensor}): expected a tensor over a typed pointer")
+    p = tensor.data()
+    old, new = p.bits, sizeof_bits(new_type)
+    if old == new and p.value_type == str(new_type):
+        return tensor
+    lay = tensor.layout()
+    new_lay = recast_layout(lay, p.value_type, new_type)
+    offset = 0
+    if old < new and isinstance(lay, Layout):
+        olds, news, strides = it.flatten(lay.shape), it.flatten(new_lay.shape), it.flatten(lay.stride)
+        for a, b, d in zip(it.wrap(olds), it.wrap(news), it.wrap(strides)):
+            offset += min((a - b) * d, 0)
+    start = p.offset + offset
+    if (start * old) % new != 0:
+        raise LayoutError(f"recast<{new_type}>({tensor}): the pointer at element {start} is not aligned to "
+                          f"{new_type}")
+    return Tensor(new_lay, Pointer(p.space, str(new_type), start * old // new, p.swizzle))
 
 
 def make_identity_tensor(shape) -> Tensor:
