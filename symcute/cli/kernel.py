@@ -16,8 +16,8 @@ def register(sub) -> None:
                                    "problem size.")
     ks = p.add_subparsers(dest="kernel_command", metavar="SUBCOMMAND", parser_class=sub._parser_class)
     c = ks.add_parser("check", help="decide the claims (a.load, b.load, a.fragment, b.fragment, c.store, residue, "
-                                         "pipeline, gemm, a.s2r.banks, b.s2r.banks; a.g2s.banks and b.g2s.banks "
-                                         "on request)")
+                                         "pipeline, gemm, the vector and S2R bank claims; a.g2s.banks and "
+                                         "b.g2s.banks on request)")
     c.add_argument("file", help="the kernel description (TOML)")
     c.add_argument("--json", action="store_true", help="print {\"claims\": {id: {verdict, conditions, "
                    "counterexample, ...}}}")
@@ -39,10 +39,12 @@ def run_check(args) -> int:
         if r.conditions:
             line += "  if " + " and ".join(f"({c})" if " or " in c else c for c in r.conditions)
         print(line)
-        if r.figures:
-            f = r.figures
+        f = r.figures or {}
+        if "wavefronts" in f:
             print(f"  figures: {f['wavefronts']} wavefronts (ideal {f['ideal_wavefronts']}, {f['ways']}-way) per "
                   f"{f['per']}; {f['instruction']}; " + ", ".join(f"{k} = {v}" for k, v in f["ncu"].items()))
+        elif "vector_bits" in f:
+            print(f"  figures: {f['values_per_call']} values per call, {f['vector_bits']}-bit vectors ({f['atom']})")
         if r.verdict != "proved":
             if r.why:
                 print(f"  why:     {r.why}")

@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from ..core import Layout, right_inverse, size
+from ..core import right_inverse, size
 from ..errors import SymcuteError
 from ..symbolic import is_bijective, is_injective, prove
 from ..symbolic.linear import Compose
@@ -92,9 +92,12 @@ def check(kernel: Kernel, claims=None) -> KernelCheck:
     correctness = list(deciders)
     memory = {f"{op}.{which}.banks": (lambda op=op, which=which: decide_banks(kernel, op, which))
               for op in ("a", "b") for which in ("s2r", "g2s")}
+    memory.update({f"{op}.{which}.vector": (lambda op=op, which=which: decide_vector(kernel, op, which))
+                   for op in ("a", "b") for which in ("g2s", "s2r")})
     ids = correctness + ["gemm"] + list(memory)
     # the G2S (cp.async) bank claims only on request: their wavefront rule is fitted (docs/memory.md)
-    default = correctness + ["gemm", "a.s2r.banks", "b.s2r.banks"]
+    default = correctness + ["gemm", "a.g2s.vector", "b.g2s.vector", "a.s2r.vector", "b.s2r.vector",
+                             "a.s2r.banks", "b.s2r.banks"]
     wanted = default if claims is None else list(claims)
     for c in wanted:
         if c not in ids:
@@ -667,3 +670,148 @@ def decide_banks(kernel: Kernel, op: str, which: str) -> ClaimResult:
                        why=f"bank {w.bank} serves {len(w.words)} distinct words in phase {w.phase} of warp {w.warp}'s "
                            f"instruction {w.instruction}: {r.wavefronts} wavefronts where {r.ideal_wavefronts} "
                            f"are ideal", fix="a swizzle of the smem layout (symcute bank --fix)")
+
+
+# --- vector widths ---------------------------------------------------------------------------------------------
+def decide_vector(kernel: Kernel, op: str, which: str) -> ClaimResult:
+    """Each copy-atom call of the G2S (``which="g2s"``) or S2R copy reads and writes its values as one
+    contiguous, aligned vector in memory, as its instruction needs (cp.async of 16 bytes, an ldmatrix
+    row), for every admissible problem size.
+
+    smem side: exact, over every (thread, call) of the static tile (the smem buffer assumed aligned to
+    the vector).  gmem side (G2S): the offset of value ``v + 1`` minus that of ``v`` is
+    ``dm * stride_M + dk * stride_K`` with the strides polynomials in the problem's parameters (a
+    declared ``M:128`` is ``M = 128 q``), equal to 1 as polynomials; the first value's offset, over every
+    CTA and k-tile, is a polynomial whose coefficients the vector divides (a sufficient condition);
+    otherwise a concrete size whose offset is misaligned, re-evaluated with core, refutes."""
+    import numpy as np
+    from ..core import sizeof_bits
+    from ..symbolic.linear import Compose as _C
+    x = kernel.operand(op)
+    O = op.upper()
+    cid = f"{op}.{which}.vector"
+    copy = x.g2s if which == "g2s" else x.s2r
+    shape = kernel.tile_shape(op)
+    bits = sizeof_bits(x.type)
+    if copy is None:
+        return ClaimResult(cid, f"the register reads of s{O} through partition_{x.partition} are scalar",
+                           "proved", "scalar", why="no [" + op + "] s2r: one element per read needs no vector")
+    from ..memory.copy import atom_kind, default_side
+    fam, _det = atom_kind(copy.atom)
+    smem_role = default_side(copy.atom) if which == "s2r" else "D"
+    M_ = dp.copy_tv(copy, smem_role, shape)
+    fv = size(M_[1][0]) if isinstance(M_.shape[1], tuple) else 1
+    text = x.g2s_text if which == "g2s" else x.s2r_text
+    statement = (f"each call of the {which.upper()} copy [{op}] {which} moves its {fv} values as one contiguous, "
+                 f"aligned {fv * bits}-bit vector in memory, for every admissible size")
+    link = f"the {which.upper()} copy [{op}] {which} = {text}"
+    figures = {"values_per_call": fv, "vector_bits": fv * bits, "atom": copy.atom.name}
+    if fv == 1 or fam in ("none",):
+        return ClaimResult(cid, statement, "proved", "exhaustive", figures=figures)
+    T = copy.size()
+    stage = dp.smem_stage(x.smem, 0)
+    offs = exhaustive.values(_C(stage, M_), size(M_)).reshape((T, fv, -1), order="F")
+    bad = np.argwhere(offs != offs[:, :1, :] + np.arange(fv)[None, :, None])
+    if len(bad):
+        t, v, r = (int(a) for a in bad[0])
+        got = [int(o) for o in offs[t, :, r]]
+        ce = {"thread": t, "call": r, "side": "smem", "expected": f"offsets {got[0]}..{got[0] + fv - 1}",
+              "found": f"offsets {got}"}
+        return ClaimResult(cid, statement, "refuted", "exhaustive", counterexample=ce, figures=figures, link=link,
+                           why=f"thread {t}'s call {r} reads s{O} at offsets {got}, not one vector")
+    mis = np.argwhere(offs[:, 0, :] % fv != 0)
+    if len(mis):
+        t, r = (int(a) for a in mis[0])
+        ce = {"thread": t, "call": r, "side": "smem", "expected": f"an offset divisible by {fv}",
+              "found": f"offset {int(offs[t, 0, r])}"}
+        return ClaimResult(cid, statement, "refuted", "exhaustive", counterexample=ce, figures=figures, link=link,
+                           why=f"thread {t}'s call {r} starts at smem offset {int(offs[t, 0, r])}, not aligned "
+                               f"to {fv * bits} bits")
+    if which == "s2r":
+        return ClaimResult(cid, statement, "proved", "exhaustive", figures=figures)
+    return _gmem_vector(kernel, op, copy, shape, fv, statement, link, figures)
+
+
+def _gmem_vector(kernel, op, copy, shape, fv, statement, link, figures) -> ClaimResult:
+    import numpy as np
+    import sympy
+    x = kernel.operand(op)
+    cid = f"{op}.g2s.vector"
+    S = dp.copy_tv(copy, "S", shape)
+    T = copy.size()
+    idx = exhaustive.values(S, size(S)).reshape((T, fv, -1), order="F")
+    m, k = idx % shape[0], idx // shape[0]
+    g = x.gmem
+    sM, sK = (sympy.sympify(d) for d in g.stride)
+    steps = {(int(a), int(b)) for a, b in zip((m[:, 1:, :] - m[:, :-1, :]).ravel(),
+                                               (k[:, 1:, :] - k[:, :-1, :]).ravel())}
+    for dm, dk in sorted(steps):
+        if sympy.expand(dm * sM + dk * sK - 1) != 0:
+            return _gmem_counterexample(kernel, op, fv, statement, link, figures,
+                                        f"consecutive values step {dm} along the first mode and {dk} along k")
+    # alignment: bm * BLK * sM + kt * BLK_K * sK + m0 * sM + k0 * sK == 0 mod fv for every CTA, k-tile, size
+    syms = sorted((sM.free_symbols | sK.free_symbols), key=str)
+    m0, k0 = m[:, 0, :].ravel(), k[:, 0, :].ravel()
+    for mono in _monomials([sM, sK, shape[0] * sM, shape[1] * sK], syms):
+        a = _coeff(sM, syms, mono)
+        b = _coeff(sK, syms, mono)
+        if a is None or b is None:
+            return ClaimResult(cid, statement, "unknown", "polynomial", figures=figures,
+                               why="a gmem stride has a non-integer coefficient")
+        if (shape[0] * a) % fv or (shape[1] * b) % fv or np.any((m0 * a + k0 * b) % fv):
+            return _gmem_counterexample(kernel, op, fv, statement, link, figures, "a misaligned first value")
+    return ClaimResult(cid, statement, "proved", "exhaustive+polynomial", figures=figures)
+
+
+def _monomials(exprs, syms) -> set:
+    import sympy
+    out = set()
+    for e in exprs:
+        p = sympy.Poly(sympy.expand(e), *syms) if syms else None
+        out |= set(p.monoms()) if p is not None else {()}
+    return out
+
+
+def _coeff(e, syms, mono):
+    import sympy
+    if not syms:
+        c = sympy.sympify(e)
+    else:
+        c = sympy.Poly(sympy.expand(e), *syms).as_dict().get(mono, 0)
+    c = sympy.nsimplify(c)
+    return int(c) if c.is_integer else None
+
+
+def _gmem_counterexample(kernel, op, fv, statement, link, figures, what) -> ClaimResult:
+    """A concrete admissible size, CTA, k-tile and thread whose vector is not contiguous or not aligned in
+    gmem, found by evaluating the gmem layout (core) at small sizes; unknown if none is found."""
+    import itertools
+    from ..expr import evaluate
+    x = kernel.operand(op)
+    cid = f"{op}.g2s.vector"
+    shape = kernel.tile_shape(op)
+    S = dp.copy_tv(x.g2s, "S", shape)
+    T = x.g2s.size()
+    idx = exhaustive.values(S, size(S)).reshape((T, fv, -1), order="F")
+    names = [n for n in kernel.shape if isinstance(n, str)]
+    choices = [[kernel.divisors[n] * q for q in range(1, 2 * fv + 1)] for n in names]
+    for values in itertools.product(*choices):
+        env = dict(zip(names, values))
+        gm = evaluate(x.gmem_text, env)
+        for bm, kt in itertools.product(range(fv), range(fv)):
+            for t in range(T):
+                for r in range(idx.shape[2]):
+                    coords = [(bm * shape[0] + int(c) % shape[0], kt * shape[1] + int(c) // shape[0])
+                              for c in idx[t, :, r]]
+                    offs = [gm(c) for c in coords]
+                    if offs != list(range(offs[0], offs[0] + fv)) or offs[0] % fv:
+                        problem = {**{d: v for d, v in zip("MNK", [env.get(s, s) for s in kernel.shape])}}
+                        ce = {"problem": problem, "thread": t, "call": r, "cta": bm, "k_tile": kt, "side": "gmem",
+                              "expected": f"{fv} consecutive offsets starting at a multiple of {fv}",
+                              "found": f"offsets {offs}"}
+                        return ClaimResult(cid, statement, "refuted", "polynomial+exhaustive", counterexample=ce,
+                                           figures=figures, link=link,
+                                           why=f"{what}: with {', '.join(f'{a} = {b}' for a, b in env.items())} "
+                                               f"thread {t} reads g{op.upper()} at offsets {offs}")
+    return ClaimResult(cid, statement, "unknown", "polynomial", figures=figures,
+                       why=f"{what} is not excluded for every size, and no small size shows it")

@@ -19,8 +19,8 @@ from tests.cli_runner import run_cli
 ROOT = Path(__file__).resolve().parents[2]
 NT = ROOT / "examples" / "kernels" / "sgemm_sm80_nt.toml"
 TN = ROOT / "examples" / "kernels" / "sgemm_sm80_tn.toml"
-CLAIMS = ["a.load", "b.load", "a.fragment", "b.fragment", "c.store", "residue", "pipeline", "gemm", "a.s2r.banks",
-          "b.s2r.banks"]
+CLAIMS = ["a.load", "b.load", "a.fragment", "b.fragment", "c.store", "residue", "pipeline", "gemm", "a.g2s.vector",
+          "b.g2s.vector", "a.s2r.vector", "b.s2r.vector", "a.s2r.banks", "b.s2r.banks"]
 
 
 def variant(tmp_path, base: Path, old: str, new: str) -> Path:
@@ -356,3 +356,42 @@ def test_planted_unswizzled_smem_under_ldmatrix(tmp_path):
         thr = k.a.s2r.get_slice(lane["thread"])
         part, off = thr.partition_S(ref), thr.partition_offset("S", ref)
         assert any(2 * stage(off + part(v)) == lane["byte_address"] for v in range(part.size()))
+
+
+def test_planted_cp_async_vector_misaligned_in_gmem(tmp_path):
+    # M undeclared: ldA = M need not be a multiple of 4, so a k > 0 column's 16-byte cp.async is misaligned
+    p = variant(tmp_path, NT, 'params = ["M:128", "N:128", "K:8"]', 'params = ["M", "N:128", "K:8"]')
+    k = load(p)
+    c = check(k, ["a.g2s.vector"]).claims["a.g2s.vector"]
+    assert c.verdict == "refuted"
+    ce = c.counterexample
+    M = ce["problem"]["M"]
+    gm = evaluate("(M,K):(1,M)", {"M": M, "K": ce["problem"]["K"]})
+    thr = k.a.g2s.get_slice(ce["thread"])
+    ref = make_layout((128, 8))
+    part, off = thr.partition_S(ref), thr.partition_offset("S", ref)
+    coords = [dp.tile_coord(off + part(v + 4 * ce["call"]), (128, 8)) for v in range(4)]
+    offs = [gm((128 * ce["cta"] + m, 8 * ce["k_tile"] + kk)) for m, kk in coords]
+    assert ce["found"] == f"offsets {offs}" and offs[0] % 4 != 0
+
+
+def test_planted_cp_async_vector_across_a_k_major_smem(tmp_path):
+    p = variant(tmp_path, NT, 'smem = "(128,8,3):(1,128,1024)"', 'smem = "(128,8,3):(8,1,1024)"')
+    c = check(load(p), ["a.g2s.vector", "a.load"]).claims
+    assert c["a.load"].verdict == "proved" and c["a.g2s.vector"].verdict == "refuted"
+    assert c["a.g2s.vector"].counterexample["found"] == "offsets [0, 8, 16, 24]"
+
+
+def test_planted_transposed_ldmatrix_on_a_k_major_tile(tmp_path):
+    k = load(_hgemm(tmp_path, "make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N,half_t>{}, mma)",
+                    "make_tiled_copy_A(Copy_Atom<SM75_U16x8_LDSM_T,half_t>{}, mma)"))
+    r = check(k, ["a.fragment", "a.s2r.vector"])
+    # CuTe's values are right (the copy is coordinate-based); the instruction's 16-byte row is not contiguous
+    assert r.claims["a.fragment"].verdict == "proved" and r.claims["a.s2r.vector"].verdict == "refuted"
+    ce = r.claims["a.s2r.vector"].counterexample
+    thr = k.a.s2r.get_slice(ce["thread"])
+    ref = make_layout((128, 32))
+    part, off = thr.partition_S(ref), thr.partition_offset("S", ref)
+    stage = dp.smem_stage(k.a.smem, 0)
+    offs = [int(stage(off + part(v + 8 * ce["call"]))) for v in range(8)]
+    assert ce["found"] == f"offsets {offs}" and offs != list(range(offs[0], offs[0] + 8))
