@@ -17,7 +17,8 @@ the linear form of ``G`` (:func:`symcute.symbolic.linear.linearize`) split at
 conditions on the coefficients (contiguous iff every in-block digit has
 coefficient ``step * weight``; aligned iff ``G(0)`` and every block digit's
 coefficient are multiples of the alignment; injective iff the in-block layout
-``J`` is, which the prover decides); then Z3; then enumeration up to the
+``J`` is, which the prover decides); probing; enumeration up to
+``limits.ENUMERATE_BEFORE_SOLVERS`` inputs; then Z3; then enumeration up to the
 exhaustive limit; else unknown.  Every counterexample is re-evaluated with core.
 """
 
@@ -25,7 +26,7 @@ from __future__ import annotations
 
 from ..errors import SymcuteError
 from . import exact
-from .limits import HOW_TO_CHANGE, exhaustive_limit
+from .limits import ENUMERATE_BEFORE_SOLVERS, HOW_TO_CHANGE, exhaustive_limit
 from .linear import NotLinear, evaluate, linearize, reason_of
 from .proof import Certificate, Proof
 from .table import Table
@@ -67,6 +68,8 @@ def each_block(kind: str, G, n: int, m: int, statement: str, step: int = 1, alig
         cert = Certificate("probe", Table([Column.INPUTS_TRIED, Column.FAILING_INPUT], [[Phrase(Query.BLOCK_STARTS_AND_STEPS), w]]),
                            (Phrase(Condition.PROBED),))
         return _refuted(kind, G, m, statement, w, args, show, "probe", cert)
+    if n <= min(lim, ENUMERATE_BEFORE_SOLVERS):   # cheaper than a solver's query, and the same on any machine
+        return _enumerated(kind, G, n, m, statement, args, show, lim)
     holds, w, evidence, method = exact.decide("block_" + kind, G, n, m, *args)
     if holds is not None:
         cert = Certificate(method, Table([Column.EXACT_QUERY, Column.RESULT], [[Phrase(Query.FAILING_BLOCK, kind=kind), evidence]]),

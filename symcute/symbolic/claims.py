@@ -8,7 +8,7 @@ index of A whose value B never takes.  Both accept Layouts, Formulas,
 each side (a sub-domain ``[0, n)``), and answer as every prover function does:
 proved / refuted (counterexample re-evaluated with core) / unknown.
 
-Small domains are enumerated (exact); larger ones go to the exact back-ends
+Small domains are enumerated (exact, numpy); larger ones go to the exact back-ends
 (Z3 for disjointness, ISL for containment, which needs a projection).
 """
 
@@ -16,15 +16,16 @@ from __future__ import annotations
 
 from . import exact
 from .certfile import with_claim
-from .limits import exhaustive_limit
+from .limits import ENUMERATE_BEFORE_SOLVERS, exhaustive_limit
 from .linear import as_term, evaluate, size_of, term_text
 from .proof import Certificate, Proof
 from .vocabulary import Column, Condition, CounterexampleKey as Key, Method, Phrase, Query, Reason, Statement, \
     Verdict
 from .table import Table
 
-# Domains (the product of the two sides) up to this size are enumerated with core.
-ENUMERATE_BELOW = 1 << 16
+# Domains (the inputs of the two sides together) up to this size are enumerated (numpy, core's values)
+# before any solver is asked.
+ENUMERATE_BELOW = ENUMERATE_BEFORE_SOLVERS
 
 
 def _domain(term, n):
@@ -48,14 +49,11 @@ def images_disjoint(a, b, domain_a: int | None = None, domain_b: int | None = No
 def _disjoint(a, b, na: int, nb: int, limit) -> Proof:
     statement = Phrase(Statement.DISJOINT, a=term_text(a), na=na, b=term_text(b), nb=nb)
     if na + nb <= min(exhaustive_limit(limit), ENUMERATE_BELOW):
-        seen = {}
-        for y in range(nb):
-            seen.setdefault(evaluate(b, y), y)
-        x = next((x for x in range(na) if evaluate(a, x) in seen), None)
+        pair = _enumerate(a, na, b, nb, "shared")
         cert = _enumerated(na + nb)
-        if x is None:
+        if pair is None:
             return Proof(statement, Verdict.PROVED, Method.EXHAUSTIVE, cert)
-        return _met(statement, a, b, x, seen[evaluate(a, x)], "exhaustive", cert)
+        return _met(statement, a, b, pair[0], pair[1], "exhaustive", cert)
     holds, pair, evidence, method = exact.decide("disjoint", a, na, b, nb)
     if holds is None:
         return Proof(statement, Verdict.UNKNOWN, Method.NONE, reason=evidence)
@@ -86,8 +84,7 @@ def image_contains(b, a, domain_b: int | None = None, domain_a: int | None = Non
 def _contains(b, a, nb: int, na: int, limit) -> Proof:
     statement = Phrase(Statement.CONTAINS, b=term_text(b), nb=nb, a=term_text(a), na=na)
     if na + nb <= min(exhaustive_limit(limit), ENUMERATE_BELOW):
-        image = {evaluate(b, y) for y in range(nb)}
-        x = next((x for x in range(na) if evaluate(a, x) not in image), None)
+        x = _enumerate(a, na, b, nb, "outside")
         cert = _enumerated(na + nb)
         if x is None:
             return Proof(statement, Verdict.PROVED, Method.EXHAUSTIVE, cert)
@@ -137,6 +134,29 @@ def _absent_value(a, na, b, nb, tries: int = 12):
         if hit is None:
             return None
     return None
+
+
+def _enumerate(a, na, b, nb, question):
+    """Every value of both sides: ``"shared"``: the smallest ``x`` with ``a(x)`` a value of ``b`` and the smallest
+    such ``y``, ``"outside"``: the smallest ``x`` with ``a(x)`` no value of ``b`` (None: there is none).
+
+    Vectorised (:mod:`symcute.symbolic.exhaustive`); values that are not integers (a basis stride's
+    coordinates) are compared as core gives them, point by point.
+    """
+    from ..errors import LayoutError
+    from . import exhaustive
+    try:
+        va, vb = exhaustive.values(a, na, na), exhaustive.values(b, nb, nb)
+    except LayoutError:
+        if question == "shared":
+            seen = {}
+            for y in range(nb):
+                seen.setdefault(evaluate(b, y), y)
+            x = next((x for x in range(na) if evaluate(a, x) in seen), None)
+            return None if x is None else (x, seen[evaluate(a, x)])
+        image = {evaluate(b, y) for y in range(nb)}
+        return next((x for x in range(na) if evaluate(a, x) not in image), None)
+    return exhaustive.first_shared(va, vb) if question == "shared" else exhaustive.first_outside(va, vb)
 
 
 def _enumerated(n: int) -> Certificate:

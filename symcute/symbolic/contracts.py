@@ -130,7 +130,7 @@ def _equal(lhs, rhs, n: int, statement: Phrase, labels, limit) -> Proof:
         return Proof(statement, Verdict.PROVED, Method.VACUOUS, reason=Phrase(Reason.EMPTY_DOMAIN))
     if _enumerable(n):
         from . import exhaustive
-        q = exhaustive.first_mismatch(exhaustive.values(lhs, n, n), exhaustive.values(rhs, n, n))
+        q = exhaustive.first_difference(lhs, rhs, n, n)
         cert = Certificate("exhaustive", Table([Column.INPUTS, Column.MISMATCHES], [[n, 0 if q is None else "≥1"]]),
                            (Phrase(Condition.EVALUATED_BOTH, n=n),))
         if q is None:

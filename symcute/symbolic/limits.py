@@ -26,6 +26,13 @@ def _from_env() -> int:
 
 
 EXHAUSTIVE_LIMIT = _from_env()
+
+# Domains up to this many inputs are enumerated before any solver is asked: numpy evaluates them in a few
+# milliseconds (docs/performance.md, "Enumeration vs plain numpy"), less than one Z3 query costs to build,
+# while a query the solvers find hard spends their whole budget first.  A work bound (the inputs), not a
+# time, so a claim gets the same method on any machine.  It is the independent checker's default
+# re-enumeration bound (symcute.check.BOUND): every certificate of this path is re-checked by default.
+ENUMERATE_BEFORE_SOLVERS = 1 << 16
 HOW_TO_CHANGE = "symcute.symbolic.limits.EXHAUSTIVE_LIMIT, env SYMCUTE_EXHAUSTIVE_LIMIT, prove --limit"
 
 

@@ -32,7 +32,7 @@ from ..core.swizzle import Swizzle
 from ..errors import SymcuteError
 from . import bitsplit, exact, exhaustive, probe, prover_f2
 from .formula import Formula, formula
-from .limits import HOW_TO_CHANGE, exhaustive_limit
+from .limits import ENUMERATE_BEFORE_SOLVERS, HOW_TO_CHANGE, exhaustive_limit
 from .linear import Compose, NotLinear, as_term, coalesce_digits, common_rows, evaluate, linearize, reason_of, \
     size_of, term_text
 from .certfile import with_claim
@@ -46,9 +46,10 @@ from .vocabulary import Cell, Column, Condition, Count, CounterexampleKey as Key
 # argument alone, which is exact: enumeration is a cross-check, never the decision).
 CROSS_CHECK_LIMIT = 1 << 12
 
-# Domains up to this size are enumerated before ISL is asked (numpy is faster there); larger ones go
-# to ISL first, and are enumerated only when ISL cannot decide and the exhaustive limit allows it.
-ENUMERATE_FIRST = 1 << 12
+# Domains up to this size are enumerated before the solvers are asked (numpy is faster there, and the
+# method does not depend on the solvers' budgets); larger ones go to the solvers first, and are enumerated
+# only when they cannot decide and the exhaustive limit allows it.
+ENUMERATE_FIRST = ENUMERATE_BEFORE_SOLVERS
 
 
 def _exact(question: str, *args):
@@ -263,8 +264,7 @@ def _exhaustive_equal(lhs, rhs, n, statement, why, limit, labels, names=None) ->
         why = Phrase(Reason.EXACT_UNDECIDED, why=why, evidence=evidence)
     if n > lim:
         return Proof(statement, Verdict.UNKNOWN, Method.NONE, reason=_over_limit(why, n, lim))
-    va, vb = exhaustive.values(lhs, n, lim), exhaustive.values(rhs, n, lim)
-    q = exhaustive.first_mismatch(va, vb)
+    q = exhaustive.first_difference(lhs, rhs, n, lim)
     cert = Certificate("exhaustive", Table([Column.INPUTS, Column.MISMATCHES], [[n, 0 if q is None else "≥1"]]),
                        (Phrase(Condition.EVALUATED_BOTH, n=n),))
     if q is None:
