@@ -34,8 +34,14 @@ def _layout_eval(layout: Layout, idx: np.ndarray) -> np.ndarray:
     total = np.zeros_like(idx)
     rest = idx
     for s, d in zip(fs[:-1], fd[:-1]):
-        rest, r = np.divmod(rest, s)
-        total += r * d
+        if s == 1:
+            continue
+        if s > 0 and s & (s - 1) == 0:   # floor divmod by a power of two (negative indices included)
+            r, rest = rest & (s - 1), rest >> (s.bit_length() - 1)
+        else:
+            rest, r = np.divmod(rest, s)
+        if d:
+            total += r * d
     return total + rest * fd[-1]
 
 

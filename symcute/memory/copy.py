@@ -11,6 +11,7 @@ so a smem tile larger than the copy's tile is covered rest tile by rest tile
 from __future__ import annotations
 
 import re
+import weakref
 
 import numpy as np
 
@@ -54,9 +55,32 @@ def default_side(atom) -> str:
     return "S"
 
 
+# The TV layout of a TiledCopy's side and its lanes' names, per TiledCopy: a copy analysed over several smem
+# layouts (a kernel's stages, a search over swizzles) computes them once.  Weak keys: a dropped TiledCopy
+# drops its entry; the entry remembers the fields it was computed from and is recomputed if one changed.
+_TV_CACHE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _side_tv(tiled_copy, side: str):
+    """``(tv, names)``: ``get_layout{side}_TV()`` and the flat thread names of it (for the witness)."""
+    from ..atoms import tv_names
+    key = (side, tiled_copy.atom, tiled_copy.layout_tv, tiled_copy.tiler_mn)
+    try:
+        entries = _TV_CACHE.setdefault(tiled_copy, {})
+    except TypeError:   # not weakly referenceable: no cache
+        entries = {}
+    hit = entries.get(side)
+    if hit is not None and hit[0] == key:
+        return hit[1], hit[2]
+    tv = tiled_copy.get_layoutS_TV() if side == "S" else tiled_copy.get_layoutD_TV()
+    names = it.flatten_to_tuple(tv_names(tiled_copy, side)[0])
+    entries[side] = (key, tv, names)
+    return tv, names
+
+
 def _tile_bits(tiled_copy, smem_layout, value_bits: int, side: str) -> tuple:
     """``bits[t, v']``: bit addresses of thread t's values over every rest tile (v' = v + V * rest)."""
-    tv = tiled_copy.get_layoutS_TV() if side == "S" else tiled_copy.get_layoutD_TV()
+    tv, _names = _side_tv(tiled_copy, side)
     tiler = tiled_copy.tiler_mn
     if not (isinstance(tiler, tuple) and all(it.is_int(x) for x in tiler)) and not it.is_int(tiler):
         raise LayoutError(f"bank_conflicts: Tiler_MN {tiler} is not a tuple of integers")
@@ -80,16 +104,14 @@ def _tile_bits(tiled_copy, smem_layout, value_bits: int, side: str) -> tuple:
     coords.append(r)
     rests = [s // t for s, t in zip(sshape, tile)]
     nrest = int(np.prod(rests))
-    cols = []
-    for q in range(nrest):                              # the rest tiles in zipped_divide's order
-        rq, full = q, np.zeros_like(tidx)
-        mult = 1
-        for c, t, n, s in zip(coords, tile, rests, sshape):
-            rq, ri = divmod(rq, n)
-            full = full + (c + ri * t) * mult
-            mult *= s
-        cols.append(bit_addresses(smem_layout, value_bits, full))
-    return np.concatenate(cols, axis=1), tv
+    rq = np.arange(nrest, dtype=np.int64)[None, :, None]   # the rest tiles in zipped_divide's order
+    full = np.zeros((nt, nrest, nv), dtype=np.int64)
+    mult = 1
+    for c, t, n, s in zip(coords, tile, rests, sshape):   # every rest tile at once: [t, rest, v]
+        rq, ri = np.divmod(rq, n)
+        full += (c[:, None, :] + ri * t) * mult
+        mult *= s
+    return bit_addresses(smem_layout, value_bits, full).reshape(nt, nrest * nv), tv
 
 
 def bank_conflicts(tiled_copy, smem_layout, side: str | None = None) -> SharedAccess:
@@ -102,7 +124,7 @@ def bank_conflicts(tiled_copy, smem_layout, side: str | None = None) -> SharedAc
     contiguous vector up to its limit.
     @pre each thread's values of one instruction are contiguous and aligned in shared memory
     """
-    from ..atoms import TiledCopy, tv_names
+    from ..atoms import TiledCopy
     if not isinstance(tiled_copy, TiledCopy):
         raise LayoutError(f"bank_conflicts: expected a TiledCopy, got {tiled_copy!r}")
     atom = tiled_copy.atom
@@ -116,7 +138,7 @@ def bank_conflicts(tiled_copy, smem_layout, side: str | None = None) -> SharedAc
     from ..core import sizeof_bits
     vbits = sizeof_bits(atom.value_type)
     bits, tv = _tile_bits(tiled_copy, smem_layout, vbits, side)
-    names = lambda: it.flatten_to_tuple(tv_names(tiled_copy, side)[0])  # noqa: E731  (only for the witness)
+    names = _side_tv(tiled_copy, side)[1]
     shape = it.flatten_to_tuple(tv.shape[0])
     instr, per = _instruction_of(tiled_copy, side, vbits, bits)
     fam, det = atom_kind(atom)

@@ -220,16 +220,16 @@ def max_vector(bits: np.ndarray, value_bits: int, limit_bits: int = model.MAX_SH
                                f"each thread has {nv} values, not a multiple of {m}")
         g = bits.reshape(nt, nv // m, m)
         contiguous = g - g[:, :, :1] == np.arange(m) * value_bits
-        bad = np.argwhere(~contiguous.all(axis=2))
-        if bad.size:
+        bad = np.argwhere(~contiguous.all(axis=2)) if not contiguous.all() else ()
+        if len(bad):
             t, j = (int(x) for x in bad[0])
             addrs = [int(a) for a in g[t, j]]
             return VectorWidth(n * value_bits, n, "contiguity",
                                f"thread {t}'s values {j * m}..{j * m + m - 1} are at bit addresses {addrs}, "
                                f"not {m} consecutive elements", t, j * m)
         aligned = g[:, :, 0] % (m * value_bits) == 0
-        bad = np.argwhere(~aligned)
-        if bad.size:
+        bad = np.argwhere(~aligned) if not aligned.all() else ()
+        if len(bad):
             t, j = (int(x) for x in bad[0])
             return VectorWidth(n * value_bits, n, "alignment",
                                f"thread {t}'s values {j * m}..{j * m + m - 1} start at byte "
@@ -288,19 +288,22 @@ def analyse(bits: np.ndarray, value_bits: int, per_access: int, instr: model.Ins
     ngroups = warps * nk * nph
     # distinct (phase, word) pairs through one int64 key (a 1-D unique is far cheaper than unique(axis=1))
     span = int(wd.max()) + 1 if wd.size else 1
-    key = np.unique(g * span + wd)
+    key = _distinct(g * span + wd)
     pair = np.stack([key // span, key % span])
     if instr.broadcast:
         counted = pair
     else:                                                 # every lane's word counts (cp.async writes)
         ln = np.broadcast_to(lanes[None, None, :, None], words.shape)[valid]
-        k3 = np.unique((g * model.WARP + ln) * span + wd)
+        k3 = _distinct((g * model.WARP + ln) * span + wd)
         counted = np.stack([k3 // span // model.WARP, k3 % span])
     gbank = counted[0] * model.BANKS + counted[1] % model.BANKS
     per_bank = np.bincount(gbank, minlength=ngroups * model.BANKS).reshape(ngroups, model.BANKS)
     wave = per_bank.max(axis=1)
     wave_wk = wave.reshape(warps, nk, nph).sum(axis=2)
-    if instr.pair_merge or instr.op == "ldgsts":   # wide loads (model.pair_cost), cp.async (model.cp_async_cost)
+    if instr.op == "ldgsts":   # cp.async (model.cp_async_cost), every instruction at once
+        wave_wk, ideal_wk = _cp_async_costs(instr, lane_byte, active)
+        ideal = ideal_wk
+    elif instr.pair_merge:     # wide loads (model.pair_cost)
         lb, act = lane_byte.tolist(), active.tolist()      # plain ints: the per-instruction rules are Python
         cost = [[model.instruction_cost(instr, [None if (a < 0 or not act[l]) else a for l, a in enumerate(lb[w][k])])
                  for k in range(nk)] for w in range(warps)]
@@ -321,12 +324,13 @@ def analyse(bits: np.ndarray, value_bits: int, per_access: int, instr: model.Ins
     wit = Witness(ww, wk, wp, ph.bank, ph.bank_words,
                   tuple(tuple(_lane_axes(ww * model.WARP + l, l, thread_names, thread_shape, sel[l]) for l in ls)
                         for ls in ph.bank_lanes))
-    per = tuple((w, k, int(wave_wk[w, k]), int(ideal_wk[w, k])) for w in range(warps) for k in range(nk))
+    wl, il = wave_wk.tolist(), ideal_wk.tolist()      # plain ints, once (not one numpy scalar per instruction)
+    per = tuple((w, k, wl[w][k], il[w][k]) for w in range(warps) for k in range(nk))
     addrs = np.where(active[None, None, :], lane_byte, -1)
+    lanes_on = ((lane_byte >= 0) & active[None, None, :]).sum(axis=2).tolist()
     extra, timing = 0, instr.op == "ldgsts" and warps * nk > 1
     for w in range(warps):
-        x, t = model.store_stream(instr, [(int(wave_wk[w, k]), int(ideal_wk[w, k])) for k in range(nk)],
-                                  [int(((lane_byte[w, k] >= 0) & active).sum()) for k in range(nk)])
+        x, t = model.store_stream(instr, list(zip(wl[w], il[w])), lanes_on[w])
         extra, timing = extra + x, timing or t
     notes = tuple(notes) + _model_notes(instr, warps, nk, extra, timing)
     res = SharedAccess(instr, value_bits, vector, nt, warps, nk, int(wave_wk.sum()), int(ideal.sum()),
@@ -334,6 +338,65 @@ def analyse(bits: np.ndarray, value_bits: int, per_access: int, instr: model.Ins
                        notes=notes, stream_extra=0 if timing else extra, timing_dependent=timing)
     from .certificate import certify
     return certify(res)
+
+
+def _distinct(keys: np.ndarray) -> np.ndarray:
+    """The distinct values of ``keys``, ascending (``np.unique``'s result; a sort and a mask are several times
+    faster than numpy 2's hashing ``unique`` on these few thousand keys)."""
+    k = np.sort(keys)
+    if k.size:
+        keep = np.empty(k.size, dtype=bool)
+        keep[0] = True
+        np.not_equal(k[1:], k[:-1], out=keep[1:])
+        k = k[keep]
+    return k
+
+
+def _cp_async_costs(instr: model.Instruction, lane_byte: np.ndarray, active: np.ndarray) -> tuple:
+    """``(wavefronts[w, k], ideal[w, k])`` of every cp.async instruction at once: :func:`model.cp_async_cost`
+    with its default sources (lane ``l`` reads ``l * instr.source_stride``), vectorised.
+
+    ``lane_byte[w, k, lane]``: shared byte addresses (-1: no address); ``active[lane]``: the lanes taking part.
+    The per-bank greedy of ``cp_async_cost`` (each word at the earliest wavefront ``>= g``, its group, that
+    its bank has free) visits a bank's words in nondecreasing ``g``, so the bank's last wavefront is
+    ``max over g of (g + words of groups >= g) - 1`` (each word after the first of a run waits one more):
+    counts per (batch, bank, group) give every batch's cost without a loop over words.
+    """
+    warps, nk, _ = lane_byte.shape
+    n_i, pl, nb = warps * nk, instr.phase_lanes, instr.lane_bytes
+    nph = model.WARP // pl
+    lanes = np.arange(model.WARP)
+    phase = lanes // pl
+    line = lanes * instr.source_stride // model.LINE_BYTES
+    line_rel = line - line[phase * pl]                               # the line within its phase, from 0
+    nlines = int(line_rel.max()) + 1
+    a = lane_byte.reshape(n_i, model.WARP)
+    valid = (a >= 0) & (active & (lanes < instr.active_lanes))[None, :]
+    ii, ll = np.nonzero(valid)
+    # groups: the phase's lines that have a lane, in order (lines grow with the lane: order of first lane)
+    present = np.zeros((n_i, nph, nlines), dtype=bool)
+    present[ii, phase[ll], line_rel[ll]] = True
+    rank = np.cumsum(present, axis=2) - 1
+    r = rank[ii, phase[ll], line_rel[ll]]
+    batch, g = r // model.CP_ASYNC_BATCH, r % model.CP_ASYNC_BATCH
+    nbatch = -(-nlines // model.CP_ASYNC_BATCH)
+    addr = a[ii, ll]
+    first, last = addr // model.BANK_BYTES, (addr + nb - 1) // model.BANK_BYTES
+    base = ((ii * nph + phase[ll]) * nbatch + batch) * model.BANKS
+    keys = []
+    for j in range(-(-nb // model.BANK_BYTES) + 1):      # each lane's words (an unaligned copy touches one more)
+        w = first + j
+        ok = w <= last
+        keys.append(((base[ok] + w[ok] % model.BANKS) * model.CP_ASYNC_BATCH) + g[ok])
+    cells = n_i * nph * nbatch * model.BANKS
+    cnt = np.bincount(np.concatenate(keys), minlength=cells * model.CP_ASYNC_BATCH).reshape(
+        cells, model.CP_ASYNC_BATCH)
+    suffix = np.cumsum(cnt[:, ::-1], axis=1)[:, ::-1]                # words of groups >= g
+    finish = np.where(cnt > 0, np.arange(model.CP_ASYNC_BATCH) + suffix, 0).max(axis=1)   # last wavefront + 1
+    end = finish.reshape(n_i, nph, nbatch, model.BANKS).max(axis=3)
+    wave = end.sum(axis=(1, 2)).reshape(warps, nk)
+    ideal = (end > 0).sum(axis=(1, 2)).reshape(warps, nk)
+    return wave.astype(np.int64), ideal.astype(np.int64)
 
 
 def _model_notes(instr: model.Instruction, warps: int, nk: int, extra: int, timing: bool) -> tuple:

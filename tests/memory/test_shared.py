@@ -224,3 +224,36 @@ def test_memory_results_print_a_summary_not_their_arrays():
     assert "| optimal | " + ", ".join(str(c.swizzle).replace("<", "&lt;") for c in s.optimal) + " |" in \
         display_data(s)["text/markdown"]
     assert r.wavefronts != r.ideal_wavefronts and s.best.total == sum(s.ideal)   # the seed's conflict and its fix
+
+
+def test_cp_async_costs_of_every_instruction_at_once_are_the_models():
+    """shared._cp_async_costs (numpy, all instructions together) against model.cp_async_cost (one instruction,
+    lane by lane) on random addresses: aligned, strided, repeated words, unaligned copies, inactive lanes."""
+    import random
+    import numpy as np
+    from symcute.memory import model as m
+    from symcute.memory.shared import _cp_async_costs
+    rng = random.Random(14)
+    compared = 0
+    for _ in range(400):
+        nbytes = rng.choice((4, 8, 16))
+        instr = m.cp_async(nbytes, "ca", nbytes * rng.choice((1, 2, 4, 8, 16)))
+        warps, nk, mode = rng.randint(1, 2), rng.randint(1, 3), rng.randrange(4)
+        lb = np.zeros((warps, nk, 32), dtype=np.int64)
+        for w in range(warps):
+            for k in range(nk):
+                for lane in range(32):
+                    a = (rng.randrange(4096 // nbytes) * nbytes if mode == 0 else
+                         lane * nbytes * rng.choice((1, 2, 3, 8)) % 8192 if mode == 1 else
+                         rng.randrange(64) * 4 if mode == 2 else rng.randrange(2048))
+                    lb[w, k, lane] = -1 if rng.random() < 0.1 else a
+        active = np.ones(32, dtype=bool)
+        if rng.random() < 0.2:
+            active[rng.randint(1, 31):] = False
+        wave, ideal = _cp_async_costs(instr, lb, active)
+        for w in range(warps):
+            for k in range(nk):
+                lanes = [None if lb[w, k, x] < 0 or not active[x] else int(lb[w, k, x]) for x in range(32)]
+                assert m.cp_async_cost(instr, lanes) == (int(wave[w, k]), int(ideal[w, k]))
+                compared += 1
+    assert compared > 600
