@@ -30,6 +30,16 @@ class ScaledBasis:
     value: int
     modes: tuple  # the path for CuTe's get<modes...>
 
+    def __post_init__(self):
+        # CuTe's ScaledBasis<T, Ns...>: an integer scale T and a path of mode indices Ns (template ints >= 0)
+        if isinstance(self.value, bool) or not isinstance(self.value, int):
+            raise LayoutError(f"ScaledBasis({self.value!r}, {self.modes!r}): the scale {self.value!r} is no integer "
+                              f"(CuTe's ScaledBasis<T,Ns...> scales a basis element E<Ns...> by an integer)")
+        if type(self.modes) is not tuple or \
+                any(isinstance(m, bool) or not isinstance(m, int) or m < 0 for m in self.modes):
+            raise LayoutError(f"ScaledBasis({self.value!r}, {self.modes!r}): the modes must be a tuple of mode "
+                              f"indices, integers >= 0 (CuTe's E<Ns...>)")
+
     def __mul__(self, k):
         if isinstance(k, int) and not isinstance(k, bool):
             return ScaledBasis(self.value * k, self.modes)

@@ -15,7 +15,7 @@ value would allow: ``coalesce((_2,1,_3):(3,_3,_1))`` is ``(_2,1,_3):(3,_3,_1)``.
 from __future__ import annotations
 
 from ..errors import LayoutError
-from . import int_tuple as it
+from . import int_tuple as it, kinds
 from .dispatch import operation
 from .integer import DynamicInt
 from .layout import Layout, _filter_zeros_tuple, _normalize, no_modes_error, refuse_arithmetic_strides
@@ -160,22 +160,82 @@ def coalesce(layout: Layout, profile=None) -> Layout:
     @post result(i) == layout(i) for all 0 <= i < size(layout)
     With a ``profile`` (an IntTuple), coalesce applies at the terminals of the
     profile only, so the top-level modes it names keep their identity.
+    On an IntTuple (no layout) it is CuTe's ``coalesce(Shape)``: the flattened extents with each run of
+    static (or of run-time) extents multiplied together: ``coalesce((2,(3,4))) == 24``.
     """
+    if type(layout) is not Layout:
+        if profile is None and (type(layout) is tuple or kinds.is_integer(layout)):
+            return _coalesce_shape(layout)
+        kinds.layout_like("coalesce", (layout,) if profile is None else (layout, profile), 0,
+                          composed=False, tensor=False)
+    if profile is not None:
+        kinds.int_tuple("coalesce", (layout, profile), 1)
     if isinstance(profile, tuple):
         return _by_profile(layout, _normalize(profile, "profile"), coalesce, "coalesce")
     return _coalesce_flat(layout)
 
 
+def _coalesce_shape(shape):
+    """CuTe's ``coalesce(Shape)``: ``fold_first(flatten(shape), ...)``, merging neighbours of one kind
+    (both static or both run-time) and appending across kinds; a shape of no extents has no first one."""
+    kinds.int_tuple("coalesce", (shape,), 0)
+    flat = it.flatten_to_tuple(shape)
+    if not flat:
+        raise LayoutError(f"coalesce({it.format_int_tuple(shape)}): the shape has no extents (CuTe's fold_first "
+                          f"takes get<0> of it)")
+    if type(shape) is not tuple:
+        return shape
+    out = [flat[0]]
+    for a in flat[1:]:
+        if (type(out[-1]) is DynamicInt) == (type(a) is DynamicInt):
+            out[-1] = out[-1] * a
+        else:
+            out.append(a)
+    return out[0] if len(out) == 1 else tuple(out)
+
+
 def filter_zeros(layout: Layout, profile=None) -> Layout:
-    """Replace the extent of every stride-0 mode (or 0 at the profile's leaves) by 1."""
+    """Replace the extent of every stride-0 mode (or 0 at the profile's leaves) by 1.
+
+    On IntTuples it is CuTe's ``filter_zeros(a, b)`` of ``int_tuple.hpp``: ``b`` with each part paired with
+    a static 0 of ``a`` made 1s (``filter_zeros(t) == filter_zeros(t, t)``); on a Tensor, its layout's.
+    """
+    args = (layout,) if profile is None else (layout, profile)
+    if kinds.is_kind(layout, "Tensor"):   # tensor_impl.hpp: make_tensor(tensor.data(), filter_zeros(layout...))
+        return type(layout)(filter_zeros(layout.layout(), profile), layout.data())
+    if type(layout) is not Layout:
+        if type(layout) is tuple or kinds.is_integer(layout):
+            kinds.int_tuple("filter_zeros", args, 0, 1)
+            b = layout if profile is None else profile
+            if not _pairs(layout, b):
+                raise LayoutError(f"filter_zeros({', '.join(map(kinds.shown, args))}): the tuples' ranks differ "
+                                  f"(CuTe's transform needs equal ranks)")
+            return _filter_zeros_tuple(layout, b)
+        kinds.layout_like("filter_zeros", args, 0, composed=False, tensor=True)
+    if profile is not None:
+        kinds.int_tuple("filter_zeros", args, 1)
+        if not _pairs(profile, layout._shape):
+            raise LayoutError(f"filter_zeros({layout}, {kinds.shown(profile)}): the profile is not congruent to "
+                              f"the shape (CuTe's transform needs equal ranks)")
     refuse_arithmetic_strides("filter_zeros", layout)
     guide = layout._stride if profile is None else profile
     return Layout._make(_filter_zeros_tuple(guide, layout._shape), layout._stride)
 
 
+def _pairs(a, b) -> bool:
+    """Each tuple of ``a`` meets a tuple of ``b`` of its rank (CuTe's ``transform(a, b, f)``)."""
+    if type(a) is not tuple:
+        return True
+    return type(b) is tuple and len(a) == len(b) and all(_pairs(x, y) for x, y in zip(a, b))
+
+
 @operation("filter")
 def filter(layout: Layout, profile=None) -> Layout:
     """Remove all stride-0 and size-1 modes (``coalesce(filter_zeros(layout))``); ``1:0`` if empty."""
+    args = (layout,) if profile is None else (layout, profile)
+    kinds.layout_like("filter", args, 0, composed=False)
+    if profile is not None:
+        kinds.int_tuple("filter", args, 1)
     if isinstance(profile, tuple):
         return _by_profile(layout, profile, filter, "filter")
     return _filter_flat(layout)

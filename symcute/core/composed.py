@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from . import kinds
 from .layout import Layout, format_int_tuple, has_underscore, slice_
 from .swizzle import Swizzle
 
@@ -222,3 +223,6 @@ def through_layout_b(op):
     overload.__name__ = overload.__qualname__ = f"{op.__name__}_of_layout_b"
     overload.__doc__ = f"CuTe's ``{op.__name__}(A o O o B, ...)`` = ``A o O o {op.__name__}(B, ...)``."
     return overload
+
+
+kinds.register("ComposedLayout", ComposedLayout)

@@ -12,7 +12,8 @@ from functools import reduce
 from typing import Any, Callable
 
 from ..errors import LayoutError
-from .basis import ArithmeticTuple
+from . import kinds
+from .basis import ArithmeticTuple, ScaledBasis
 from .budget import OPEN as _OPEN, current as _budget
 from .integer import DynamicInt, is_constant, signum as _signum
 from .int_text import format_int_tuple  # noqa: F401  (re-exported: the package's one IntTuple formatter)
@@ -194,7 +195,19 @@ def inner_product(a: IntTuple, b: IntTuple):
     if is_tuple(a) or is_tuple(b):   # C++ has no int * tuple (Python's would repeat the tuple)
         raise LayoutError(f"inner_product({format_int_tuple(a)}, {format_int_tuple(b)}): a tuple and a non-tuple "
                           f"have no product")
+    if not (_scalar(a) and _scalar(b)) or (isinstance(a, ScaledBasis) and isinstance(b, ScaledBasis)):
+        _refuse_leaves("inner_product", a, b)
     return a * b
+
+
+def _scalar(x) -> bool:
+    """An integer or a ScaledBasis: what CuTe's ``a * b`` at an IntTuple leaf multiplies."""
+    return (isinstance(x, int) and not isinstance(x, bool)) or isinstance(x, ScaledBasis)
+
+
+def _refuse_leaves(op: str, a, b):
+    raise LayoutError(f"{op}: the leaves {_text(a)} and {_text(b)} have no product in CuTe (it multiplies "
+                      f"integers, or an integer and a ScaledBasis, at the leaves of two IntTuples)")
 
 
 def elem_scale(a: IntTuple, b: IntTuple) -> IntTuple:
@@ -204,7 +217,10 @@ def elem_scale(a: IntTuple, b: IntTuple) -> IntTuple:
         if not is_tuple(b) or len(a) != len(b):
             raise LayoutError(f"elem_scale({format_int_tuple(a)}, {format_int_tuple(b)}): Mismatched tuple_size")
         return tuple(elem_scale(x, y) for x, y in zip(a, b))
-    return a * product(b)
+    p = product(b)
+    if not (_scalar(a) and _scalar(p)) or (isinstance(a, ScaledBasis) and isinstance(p, ScaledBasis)):
+        _refuse_leaves("elem_scale", a, p)
+    return a * p
 
 
 # Division -------------------------------------------------------------------
@@ -213,38 +229,54 @@ def ceil_div(a: IntTuple, b: IntTuple) -> IntTuple:
     """CuTe's ``ceil_div``: ``(a + b - 1) / b`` with C++ truncation, folded over tuples."""
     if type(a) is int and type(b) is int and a >= 0 and b > 0:
         return (a + b - 1) // b  # the common case; C++ truncation agrees for these signs
+    if isinstance(a, ScaledBasis):   # arithmetic_tuple.hpp: ceil_div(ScaledBasis b, U u) scales the value
+        kinds.int_tuple("ceil_div", (a, b), 1)
+        return ScaledBasis(ceil_div(a.value, b), a.modes)
+    kinds.int_tuple("ceil_div", (a, b), 0, 1)
+    return _ceil_div(a, b)
+
+
+def _ceil_div(a: IntTuple, b: IntTuple) -> IntTuple:
+    if type(a) is int and type(b) is int and a >= 0 and b > 0:
+        return (a + b - 1) // b
     if is_tuple(a):
         if is_tuple(b):
             if len(a) < len(b):
                 raise LayoutError(f"ceil_div: mismatched ranks, {a} has fewer modes than {b}")
             b = b + (1,) * (len(a) - len(b))
-            return tuple(ceil_div(x, y) for x, y in zip(a, b))
+            return tuple(_ceil_div(x, y) for x, y in zip(a, b))
         result = []
         rest = b
         for ai in a:
-            result.append(ceil_div(ai, rest))
-            rest = ceil_div(rest, ai)
+            result.append(_ceil_div(ai, rest))
+            rest = _ceil_div(rest, ai)
         return tuple(result)
     if is_tuple(b):
-        return ceil_div(a, product(b))
+        return _ceil_div(a, product(b))
     return cdiv(a + b - 1, b)
 
 
 def shape_div(a: IntTuple, b: IntTuple) -> IntTuple:
     """CuTe's ``shape_div``: like ``ceil_div`` but requires one side to divide the other."""
+    if type(a) is not int or type(b) is not int:
+        kinds.int_tuple("shape_div", (a, b), 0, 1)
+    return _shape_div(a, b)
+
+
+def _shape_div(a: IntTuple, b: IntTuple) -> IntTuple:
     if is_tuple(a):
         if is_tuple(b):
             if len(a) != len(b):
                 raise LayoutError(f"shape_div: mismatched ranks {a} and {b}")
-            return tuple(shape_div(x, y) for x, y in zip(a, b))
+            return tuple(_shape_div(x, y) for x, y in zip(a, b))
         result = []
         rest = b
         for ai in a:
-            result.append(shape_div(ai, rest))
-            rest = shape_div(rest, ai)
+            result.append(_shape_div(ai, rest))
+            rest = _shape_div(rest, ai)
         return tuple(result)
     if is_tuple(b):
-        return shape_div(a, product(b))
+        return _shape_div(a, product(b))
     if (b == 0 or a == 0 or (cmod(a, b) != 0 and cmod(b, a) != 0)) and type(a) is int and type(b) is int:
         # CuTe static_asserts the (weak) Divisibility Condition on static values only; with a run-time
         # operand its assert is commented out and the value is ceil_div's
@@ -271,6 +303,13 @@ def compact_row_major(shape: IntTuple, current: IntTuple = 1) -> IntTuple:
 
 def compact_major(shape: IntTuple, current: IntTuple, left: bool) -> IntTuple:
     """CuTe's ``compact_major<Major>(shape, current)``: ``left`` is ``LayoutLeft``."""
+    name = "compact_col_major" if left else "compact_row_major"
+    kinds.int_tuple(name, (shape, current), 0)
+    kinds.int_tuple(name, (shape, current), 1, basis=True)   # a basis current gives basis strides
+    return _compact_major(shape, current, left)
+
+
+def _compact_major(shape: IntTuple, current: IntTuple, left: bool) -> IntTuple:
     if type(current) is tuple:
         name = "compact_col_major" if left else "compact_row_major"
         if type(shape) is not tuple:
@@ -278,7 +317,7 @@ def compact_major(shape: IntTuple, current: IntTuple, left: bool) -> IntTuple:
                               f"(a tuple current needs a tuple shape)")
         if len(shape) != len(current):
             raise LayoutError(f"{name}({format_int_tuple(shape)}, {format_int_tuple(current)}): Mismatched Ranks")
-        return tuple(compact_major(s, c, left) for s, c in zip(shape, current))
+        return tuple(_compact_major(s, c, left) for s, c in zip(shape, current))
     return _compact(shape, current, left)[0]
 
 
@@ -310,8 +349,10 @@ def _compact_walk(shape: IntTuple, current, left: bool, metered):
 def compact_order(shape: IntTuple, order: IntTuple) -> IntTuple:
     """CuTe's ``compact_order``: compact strides that increase in the order given by ``order``.
 
-    ``order`` is weakly congruent to ``shape``; its leaves rank the (grouped) modes.
+    ``order`` is weakly congruent to ``shape``; its leaves rank the (grouped) modes: integers (CuTe compares
+    them with ``<``, which a ScaledBasis lacks, so a basis-strided layout has no ordered or fragment layout).
     """
+    kinds.int_tuple("compact_order", (shape, order), 0, 1)
     if not weakly_congruent(order, shape):
         raise LayoutError(f"compact_order: order {order} is not weakly congruent to shape {shape}")
     ref_shape = flatten_to_tuple(product_like(shape, order))
@@ -369,10 +410,14 @@ def crd2idx(coord: IntTuple, shape: IntTuple, stride: IntTuple):
             raise LayoutError(f"coordinate {coord} has more modes than shape {shape}")
         if len(coord) != len(shape):
             raise LayoutError(f"Mismatched Ranks: coordinate {coord} for shape {shape}")
+        if type(stride) is not tuple or len(stride) != len(shape):
+            raise _stride_mismatch(shape, stride)
         return _sum_right([crd2idx(c, s, d) for c, s, d in zip(coord, shape, stride)])
     if not is_int(coord):
         raise LayoutError(f"coordinate {coord!r} is not an integer or a tuple")
     if is_tuple(shape):
+        if type(stride) is not tuple or len(stride) != len(shape):
+            raise _stride_mismatch(shape, stride)
         terms = []
         n = len(shape)
         for i, (s, d) in enumerate(zip(shape, stride)):
@@ -383,7 +428,23 @@ def crd2idx(coord: IntTuple, shape: IntTuple, stride: IntTuple):
                 terms.append(crd2idx(cmod(coord, p), s, d))
                 coord = cdiv(coord, p)
         return _sum_right(terms)
+    if type(stride) is not int and (isinstance(stride, bool) or not isinstance(stride, (int, ScaledBasis, ArithmeticTuple))) \
+            or not is_int(shape):
+        # CuTe's crd2idx meets an integer coordinate with an integer extent and an integer (or basis) stride;
+        # Python's int * tuple would repeat the tuple
+        raise LayoutError(f"crd2idx: the coordinate {coord} meets the extent {_text(shape)} and the stride "
+                          f"{_text(stride)}; CuTe multiplies a coordinate by an integer or basis stride of an "
+                          f"integer extent (the shape and stride are no IntTuples congruent to each other)")
     return coord * stride
+
+
+def _stride_mismatch(shape, stride) -> LayoutError:
+    return LayoutError(f"crd2idx: the stride {_text(stride)} is not congruent to the shape {_text(shape)} "
+                       f"(CuTe's crd2idx walks a tuple shape and its stride mode by mode)")
+
+
+def _text(x) -> str:
+    return kinds.shown(x) if isinstance(x, (int, tuple)) else f"{x} ({kinds.kind_of(x)})"
 
 
 def _sum_right(terms: list):

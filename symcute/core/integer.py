@@ -44,7 +44,7 @@ class DynamicInt(int):
 
     def __new__(cls, value=0):
         if isinstance(value, bool) or not isinstance(value, int):
-            raise TypeError(f"a run-time integer needs an int, got {value!r}")
+            raise LayoutError(f"DynamicInt({value!r}): a run-time integer needs an int, got a {type(value).__name__}")
         return int.__new__(cls, value)
 
     __str__ = int.__repr__

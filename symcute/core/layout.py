@@ -16,7 +16,7 @@ from . import int_tuple as it
 from . import tuple_algorithms as ta
 from .int_tuple import format_int_tuple
 from .basis import ArithmeticTuple, ScaledBasis, arithmetic_stride_error, arithmetic_tuple_stride
-from . import dispatch
+from . import dispatch, kinds
 from .dispatch import operation
 from .integer import is_static
 from .hook import traced
@@ -514,6 +514,10 @@ def _filter_zeros_tuple(a: IntTuple, b: IntTuple) -> IntTuple:
     return b
 
 
+kinds.register("Layout", Layout)
+kinds.register("Underscore", Underscore)
+
+
 # --- tuple-like operations on layouts ---------------------------------------------
 
 def size(x, *mode) -> int:
@@ -586,7 +590,15 @@ def shape(x):
 
 @traced("stride", leaf=True)
 def stride(x):
-    return x.stride
+    """CuTe's ``stride(layout)``; of a Tensor, its layout's (``tensor_impl.hpp``).  A ComposedLayout has
+    none (``layout_composed.hpp`` deletes it) and an IntTuple is no layout."""
+    if isinstance(x, Layout):
+        return x.stride
+    if kinds.is_kind(x, "Tensor"):
+        return stride(x.layout())
+    if hasattr(x, "inner"):
+        raise LayoutError(f"stride({x}): a ComposedLayout has no stride (CuTe: stride(ComposedLayout) = delete)")
+    kinds.layout_like("stride", (x,), 0, composed=False, tensor=True)
 
 
 @operation("flatten", leaf=True)
@@ -617,6 +629,7 @@ def append(layout: Layout, x: Layout | None = None, n: int | None = None) -> Lay
     On a tuple or an int (or a layout and an ``x`` that is no layout) it is CuTe's tuple algorithm:
     ``append((4,8), 1, 4) == (4,8,1,1)``, ``append(L, 2) == (L, 2)``.
     """
+    kinds.mode_index("append", (layout, x, n), 2, none=True)
     if type(layout) is not Layout or (x is not None and type(x) is not Layout):
         if x is None:
             raise LayoutError(f"append({_shown(layout)}): the tuple append needs the element to append")
@@ -628,6 +641,7 @@ def append(layout: Layout, x: Layout | None = None, n: int | None = None) -> Lay
 @traced("prepend", leaf=True)
 def prepend(layout: Layout, x: Layout | None = None, n: int | None = None) -> Layout:
     """CuTe's ``prepend`` (``prepend<N>`` pads at the front up to rank ``n``); on tuples as :func:`append`."""
+    kinds.mode_index("prepend", (layout, x, n), 2, none=True)
     if type(layout) is not Layout or (x is not None and type(x) is not Layout):
         if x is None:
             raise LayoutError(f"prepend({_shown(layout)}): the tuple prepend needs the element to prepend")
@@ -668,6 +682,7 @@ def _prepend(t, x, n):
 def group(layout: Layout, b: int, e: int) -> Layout:
     """CuTe's ``group<B,E>``: gather modes ``[b, e)`` into one mode (``e == -1``: to the end); on a tuple
     or an int, CuTe's tuple ``group``."""
+    kinds.mode_index("group", (layout, b, e), 1, 2)
     if type(layout) is not Layout:
         return ta.group(layout, b, e)
     if e == -1:
@@ -688,6 +703,7 @@ def select(layout: Layout, *modes: int) -> Layout:
     (``select((1,2,3,4), 0, 2) == (1,3)``); on a ComposedLayout (which has no ``select`` overload in
     ``layout_composed.hpp``) the tuple of its modes ``A o O o B<I>``.
     """
+    kinds.mode_index("select", (layout, *modes), *range(1, len(modes) + 1))
     if type(layout) is not Layout:
         if hasattr(layout, "inner"):   # a ComposedLayout: get<I> is its mode
             for m in modes:
@@ -707,6 +723,7 @@ def select(layout: Layout, *modes: int) -> Layout:
 def take(layout: Layout, b: int, e: int) -> Layout:
     """CuTe's ``take<B,E>``: modes ``[b, e)``; on a tuple or an int, CuTe's tuple ``take`` (``e == -1``: to
     the end; an empty range is the empty tuple there, while the layout's take asserts ``B < E``)."""
+    kinds.mode_index("take", (layout, b, e), 1, 2)
     if type(layout) is not Layout:
         return ta.take(layout, b, e)
     if not (b < e and 0 <= b and e <= layout.rank):
@@ -760,6 +777,7 @@ def slice_(coord, layout: Layout) -> Layout:
 
     On a tuple or an int, CuTe's ``slice`` of ``underscore.hpp``: ``slice((_,1), ((2,3),(5,7,9))) == ((2,3),)``.
     """
+    kinds.coordinate("slice", (coord, layout), 0)
     if type(layout) is not Layout:
         return _slice(ta.as_tuple(coord), ta.as_tuple(layout))
     return Layout._make(_slice(coord, layout.shape), _slice(coord, layout.stride))
@@ -778,12 +796,16 @@ def slice_and_offset(coord, layout: Layout):
 
     @post result[0] == slice(coord, layout); layout(c) == result[1] + result[0](c') where c' fills the ``_``
     """
+    kinds.layout_like("slice_and_offset", (coord, layout), 1)
+    kinds.coordinate("slice_and_offset", (coord, layout), 0)
     return slice_(coord, layout), layout(underscore_as_zero(coord))
 
 
 @operation(on=1)
 def domain_offset(coord, layout: Layout):
     """CuTe's ``domain_offset(coord, layout)``: ``(layout, layout(coord))`` (the domain is not moved for a Layout)."""
+    kinds.layout_like("domain_offset", (coord, layout), 1, tensor=True)
+    kinds.coordinate("domain_offset", (coord, layout), 0)
     return layout, layout(coord)
 
 

@@ -43,7 +43,7 @@ from .products import (
 from .recast import check_n, downcast, recast_layout, recast_ratio, upcast
 from .swizzle import Swizzle
 from .tiler import tile_unzip
-from . import swizzle_layout as swizzled
+from . import kinds, swizzle_layout as swizzled
 
 # --- the domain is B's ---------------------------------------------------------------
 
@@ -158,6 +158,7 @@ def _(coord, layout: ComposedLayout):
     For a swizzle ``A`` the fixed part's bits split between the offset and the
     swizzle (``swizzle_layout.hpp``): :func:`swizzle_layout.slice_and_offset_swizzled`.
     """
+    kinds.coordinate("slice_and_offset", (coord, layout), 0)
     a, o, b = layout.outer, layout.offset, layout.inner
     if isinstance(a, Swizzle):
         return swizzled.slice_and_offset_swizzled(coord, layout)

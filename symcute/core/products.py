@@ -7,7 +7,7 @@ mode 0 is the block ``A``, mode 1 repeats it with ``B``'s arrangement.
 from __future__ import annotations
 
 from ..errors import LayoutError
-from . import int_tuple as it
+from . import int_tuple as it, kinds
 from .complement import complement
 from .composition import composition
 from .dispatch import operation
@@ -90,6 +90,11 @@ def tile_to_shape(block: Layout, trg_shape, ord_shape=None) -> Layout:
     @pre rank(block) <= rank(trg_shape); each block mode divides the target mode
     @post compatible(trg_shape, shape(result))
     """
+    args = (block, trg_shape) if ord_shape is None else (block, trg_shape, ord_shape)
+    kinds.layout_like("tile_to_shape", args, 0)
+    kinds.int_tuple("tile_to_shape", args, 1)
+    if not isinstance(ord_shape, str):
+        kinds.int_tuple("tile_to_shape", args, 2)
     if block.rank > it.rank(trg_shape):
         raise LayoutError(f"tile_to_shape({block}, {trg_shape}): Rank of layout must be <= rank of target shape.")
     r = it.rank(trg_shape)

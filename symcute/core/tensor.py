@@ -27,7 +27,7 @@ layout of the piece and where it starts.
 
 from __future__ import annotations
 
-from . import int_tuple as it
+from . import int_tuple as it, kinds
 from .basis import ArithmeticTuple
 from .composed import ComposedLayout, SmemPtrFlag
 from .divide import zipped_divide
@@ -128,6 +128,9 @@ class Tensor:
 
     def __repr__(self) -> str:
         return f"Tensor({str(self._layout)!r}, data={self._data!r})"
+
+
+kinds.register("Tensor", Tensor)
 
 
 def make_tensor(layout, data=0) -> Tensor:
@@ -307,3 +310,33 @@ def _append(coord: tuple, n: int) -> tuple:
     return coord + (_,) * (n - len(coord))
 
 
+
+
+# --- CuTe's Tensor overloads of layout functions (tensor_impl.hpp): the same iterator over the new layout ---
+
+from .coalesce import coalesce as _coalesce, filter as _filter   # noqa: E402  (after Tensor: no cycle)
+from .layout import domain_offset as _domain_offset             # noqa: E402
+
+
+@_coalesce.register(Tensor)
+def _(tensor, profile=None):
+    """``coalesce(Tensor, profile = _1)``: ``make_tensor(tensor.data(), coalesce(tensor.layout(), profile))``."""
+    return Tensor(_coalesce(tensor.layout()) if profile is None else _coalesce(tensor.layout(), profile),
+                  tensor.data())
+
+
+@_filter.register(Tensor)
+def _(tensor, profile=None):
+    """``filter(Tensor)``: ``make_tensor(tensor.data(), filter(tensor.layout()))`` (CuTe: no profile form)."""
+    if profile is not None:
+        raise LayoutError(f"filter({tensor}, {profile}): CuTe filters a tensor without a target profile "
+                          f"(tensor_impl.hpp has filter(Tensor) only)")
+    return Tensor(_filter(tensor.layout()), tensor.data())
+
+
+@_domain_offset.register(Tensor)
+def _(coord, tensor):
+    """``domain_offset(coord, Tensor)``: the tensor's layout (or the ComposedLayout's moved one) over the
+    iterator advanced by the layout's offset at ``coord``: ``make_tensor(data + offset, layout)``."""
+    layout, offset = _domain_offset(coord, tensor.layout())
+    return Tensor(layout, tensor.data() + offset)

@@ -14,6 +14,7 @@ from typing import Any, Callable
 
 from ..errors import LayoutError
 from .basis import ArithmeticTuple, ScaledBasis
+from .kinds import kind_of
 from .int_text import format_int_tuple
 
 MAX_RANK = 1 << 16  # append<N>/prepend<N>/repeat<N> build N modes; beyond this N is a typo, not a tuple
@@ -269,6 +270,7 @@ def transform_leaf(*args):
 
 def fold(t, v, f: Callable):
     """CuTe's ``fold(t, v, f)``: ``f(...f(f(v, t0), t1)..., tn)``; ``f(v, t)`` for a non-tuple ``t``."""
+    _callable("fold", f)
     t = as_tuple(t)
     if not isinstance(t, tuple):
         return f(v, t)
@@ -279,10 +281,17 @@ def fold(t, v, f: Callable):
 
 def fold_first(t, f: Callable):
     """CuTe's ``fold_first(t, f)``: fold from ``t0`` over the rest; a non-tuple is returned."""
+    _callable("fold_first", f)
     t = as_tuple(t)
     if not isinstance(t, tuple):
         return t
     return fold(take(t, 1, -1), get(t, 0), f)
+
+
+def _callable(op: str, f) -> None:
+    if not callable(f):
+        raise LayoutError(f"{op}: the function argument {f} is {kind_of(f)}, not a function (CuTe's {op} "
+                          f"applies a callable)")
 
 
 def zip(*ts):

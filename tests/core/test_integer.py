@@ -75,7 +75,7 @@ def test_dynamic_int_is_an_int_value():
     assert dynamic((1, (2, 3))) == (1, (2, 3)) and not is_static(dynamic((1, (2, 3))))
     with pytest.raises(LayoutError):
         dynamic("4")
-    with pytest.raises(TypeError):
+    with pytest.raises(LayoutError, match="needs an int, got a bool"):   # a symcute error (issue 28 item 4)
         D(True)
 
 
