@@ -176,15 +176,25 @@ def coalesce(layout: Layout, profile=None) -> Layout:
 
 
 def _coalesce_shape(shape):
-    """CuTe's ``coalesce(Shape)``: ``fold_first(flatten(shape), ...)``, merging neighbours of one kind
-    (both static or both run-time) and appending across kinds; a shape of no extents has no first one."""
+    """The public ``coalesce(Shape)``: an IntTuple with at least one extent (CuTe's fold_first takes get<0>)."""
     kinds.int_tuple("coalesce", (shape,), 0)
-    flat = it.flatten_to_tuple(shape)
-    if not flat:
+    if type(shape) is tuple and not it.flatten_to_tuple(shape):
         raise LayoutError(f"coalesce({it.format_int_tuple(shape)}): the shape has no extents (CuTe's fold_first "
                           f"takes get<0> of it)")
+    return coalesce_shape(shape)
+
+
+def coalesce_shape(shape):
+    """CuTe's ``coalesce(Shape)``: neighbouring extents multiply when both are static or both run-time.
+
+    An all-static (or all run-time) shape is its product, one mode; a mixed one keeps a mode per run.
+    A shape of no extents is 1 here (complement's use; the public call refuses it, as CuTe does).
+    """
     if type(shape) is not tuple:
         return shape
+    flat = it.flatten_to_tuple(shape)
+    if not flat:
+        return it.product(shape)
     out = [flat[0]]
     for a in flat[1:]:
         if (type(out[-1]) is DynamicInt) == (type(a) is DynamicInt):

@@ -9,8 +9,8 @@ refused: "Non-injective Layout detected in complement".
 from __future__ import annotations
 
 from ..errors import LayoutError
-from . import int_tuple as it
-from .coalesce import _bw_coalesce, _filter_flat
+from . import int_tuple as it, kinds
+from .coalesce import _bw_coalesce, _filter_flat, coalesce_shape
 from .budget import OPEN as _OPEN, current as _budget
 from .layout import Layout, cosize
 from .dispatch import operation
@@ -41,7 +41,7 @@ def complement(layout: Layout, cotarget=None) -> Layout:
             raise LayoutError(f"complement({layout}, {cotarget!r}): the cotarget must be an integer or a shape")
     shape, stride = filtered._shape, filtered._stride
     if not isinstance(stride, tuple) and stride == 0 and type(stride) is int:   # is_constant<0, Stride>
-        return Layout(_coalesce_shape(cotarget))
+        return Layout(coalesce_shape(cotarget))
     if type(shape) is not tuple:
         shape, stride = (shape,), (stride,)
     run_time = False
@@ -78,7 +78,7 @@ def complement(layout: Layout, cotarget=None) -> Layout:
         rest_shape = (cotarget + new_stride - 1) // new_stride
         rest_stride = 0 if rest_shape == 1 else new_stride
     else:
-        rest_shape = _coalesce_shape(it.ceil_div(cotarget, new_stride))
+        rest_shape = coalesce_shape(it.ceil_div(cotarget, new_stride))
         rest_stride = it.compact_col_major(rest_shape, new_stride)
     if type(rest_shape) is tuple:   # static and run-time extents do not coalesce: several rest modes
         flat_s = tuple(result_shape) + rest_shape
@@ -111,20 +111,13 @@ def _is_int_tuple(t) -> bool:
     return it.is_int(t)
 
 
-def _coalesce_shape(shape):
-    """CuTe's ``coalesce(Shape)``: neighbouring extents multiply when both are static or both run-time.
+def _ceil_div_by_layout(target, tiler: Layout):
+    """CuTe's ``ceil_div(Target, Layout tiler)`` (layout.hpp, for grid sizes): ``shape(complement(tiler,
+    shape(target)))``, the number of tiles along each mode."""
+    if kinds.is_kind(target, "Layout") or kinds.is_kind(target, "ComposedLayout") or kinds.is_kind(target, "Tensor"):
+        target = target.shape
+    kinds.int_tuple("ceil_div", (target, tiler), 0)
+    return complement(tiler, target).shape
 
-    An all-static (or all run-time) shape is its product, one mode; a mixed one keeps a mode per run.
-    """
-    if type(shape) is not tuple:
-        return shape
-    flat = it.flatten_to_tuple(shape)
-    if not flat:
-        return it.product(shape)
-    out = [flat[0]]
-    for a in flat[1:]:
-        if (type(out[-1]) is DynamicInt) == (type(a) is DynamicInt):
-            out[-1] = out[-1] * a
-        else:
-            out.append(a)
-    return out[0] if len(out) == 1 else tuple(out)
+
+it.layout_ceil_div = _ceil_div_by_layout

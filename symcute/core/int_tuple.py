@@ -225,10 +225,22 @@ def elem_scale(a: IntTuple, b: IntTuple) -> IntTuple:
 
 # Division -------------------------------------------------------------------
 
+# CuTe's ceil_div(Target, Layout tiler) (layout.hpp: shape(complement(tiler, shape(target)))): set by
+# complement.py, which sits above this module
+layout_ceil_div = None
+
+
 def ceil_div(a: IntTuple, b: IntTuple) -> IntTuple:
-    """CuTe's ``ceil_div``: ``(a + b - 1) / b`` with C++ truncation, folded over tuples."""
+    """CuTe's ``ceil_div``: ``(a + b - 1) / b`` with C++ truncation, folded over tuples.
+
+    Two more overloads of CuTe's: ``ceil_div(ScaledBasis, u)`` scales the basis value
+    (``arithmetic_tuple.hpp``), and ``ceil_div(target, Layout tiler)`` is
+    ``shape(complement(tiler, shape(target)))`` (``layout.hpp``, the tile counts of a grid).
+    """
     if type(a) is int and type(b) is int and a >= 0 and b > 0:
         return (a + b - 1) // b  # the common case; C++ truncation agrees for these signs
+    if layout_ceil_div is not None and kinds.is_kind(b, "Layout"):
+        return layout_ceil_div(a, b)
     if isinstance(a, ScaledBasis):   # arithmetic_tuple.hpp: ceil_div(ScaledBasis b, U u) scales the value
         kinds.int_tuple("ceil_div", (a, b), 1)
         return ScaledBasis(ceil_div(a.value, b), a.modes)

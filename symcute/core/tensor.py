@@ -313,20 +313,21 @@ def _append(coord: tuple, n: int) -> tuple:
 
 
 # --- CuTe's Tensor overloads of layout functions (tensor_impl.hpp): the same iterator over the new layout ---
+# (named functions: ``_`` is CuTe's Underscore in this module)
 
 from .coalesce import coalesce as _coalesce, filter as _filter   # noqa: E402  (after Tensor: no cycle)
 from .layout import domain_offset as _domain_offset             # noqa: E402
 
 
 @_coalesce.register(Tensor)
-def _(tensor, profile=None):
+def _coalesce_tensor(tensor, profile=None):
     """``coalesce(Tensor, profile = _1)``: ``make_tensor(tensor.data(), coalesce(tensor.layout(), profile))``."""
     return Tensor(_coalesce(tensor.layout()) if profile is None else _coalesce(tensor.layout(), profile),
                   tensor.data())
 
 
 @_filter.register(Tensor)
-def _(tensor, profile=None):
+def _filter_tensor(tensor, profile=None):
     """``filter(Tensor)``: ``make_tensor(tensor.data(), filter(tensor.layout()))`` (CuTe: no profile form)."""
     if profile is not None:
         raise LayoutError(f"filter({tensor}, {profile}): CuTe filters a tensor without a target profile "
@@ -335,7 +336,7 @@ def _(tensor, profile=None):
 
 
 @_domain_offset.register(Tensor)
-def _(coord, tensor):
+def _domain_offset_tensor(coord, tensor):
     """``domain_offset(coord, Tensor)``: the tensor's layout (or the ComposedLayout's moved one) over the
     iterator advanced by the layout's offset at ``coord``: ``make_tensor(data + offset, layout)``."""
     layout, offset = _domain_offset(coord, tensor.layout())

@@ -130,7 +130,7 @@ REFUSED = [
     ("stride", (ComposedLayout(Swizzle(1, 2, 3), 0, Layout((8, 8))),), "no stride"),
     ("coalesce", ((),), "no extents"),
     ("shape_div", (Layout((4, 8)), 2), "argument 1 is a Layout"),
-    ("ceil_div", (8, Layout(4, 1)), "argument 2 is a Layout"),
+    ("ceil_div", (Layout(4, 1), 8), "argument 1 is a Layout"),
     ("crd2idx", (2, 16, Layout(4, 1)), "crd2idx"),
     ("crd2idx", ((1, 2), (4, 4), (1,)), "not congruent"),
     ("inner_product", (Layout(4, 1), 2), "no product"),
@@ -168,3 +168,5 @@ def test_tensor_overloads_are_cute_values():
     assert core.coalesce((2, (3, 4))) == 24 and core.coalesce(8) == 8
     assert core.filter_zeros((0, 2, 1)) == (1, 2, 1) and core.filter_zeros((0, 2), (4, 8)) == (1, 8)
     assert core.ceil_div(ScaledBasis(4, (0,)), 3) == ScaledBasis(2, (0,))
+    assert core.ceil_div(8, Layout((4, 8), (1, 4))) == 1          # layout.hpp: shape(complement(tiler, 8))
+    assert core.ceil_div((128, 64), Layout(4, 2)) == (2, 1024)   # complement(4:2, (128,64)) is (2,1024):(4,8)
