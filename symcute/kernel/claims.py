@@ -439,7 +439,52 @@ def decide_store(kernel: Kernel) -> ClaimResult:
         return _unknown("c.store", statement, [p], "the prover refuted the bijection; no witness re-evaluated")
     if not p.proved:
         return _unknown("c.store", statement, [p], "the bijection is unknown to the prover")
-    return ClaimResult("c.store", statement, "proved", _join([p])[1], proofs=[p])
+    c = kernel.c
+    if c.epilogue is None:
+        return ClaimResult("c.store", statement, "proved", _join([p])[1], proofs=[p])
+    # an epilogue copy: copy(r2g, retile_S(tCrC), partition_D(gC)) writes register retile_S(F)(j) of
+    # thread t to the C element tidfrg_D(t, j); it must be the element that register accumulated
+    E = c.epilogue
+    F = dp.fragment(mma, "C", dp.tile_ref(shape))
+    R = size(F)
+    RS = E.retile(F)
+    D = dp.copy_tv(E, "D", shape)
+    link = f"the epilogue copy [c] epilogue = {c.epilogue_text}"
+    proofs = [p]
+    p_rs = is_bijective(RS, R)
+    proofs.append(p_rs)
+    if not p_rs.proved:
+        if p_rs.refuted:
+            ce = {"thread": 0, "expected": "every accumulator register written out once",
+                  "found": f"retile_S(tCrC) = {RS} over {R} registers"}
+            return ClaimResult("c.store", statement, "refuted", _join(proofs)[1], counterexample=ce, proofs=proofs,
+                               link=link, why="the epilogue copy does not read every accumulator once")
+        return _unknown("c.store", statement, proofs, "the epilogue's register map is unknown to the prover")
+    if size(D) != T * size(RS):
+        ce = {"thread": 0, "expected": f"{R} values per thread (tCrC)", "found": f"{size(D) // T} (partition_D)"}
+        return ClaimResult("c.store", statement, "refuted", "domains", counterexample=ce, proofs=proofs, link=link,
+                           why="the epilogue copy moves a different number of values per thread than tCrC holds")
+    Finv = right_inverse(F)
+    acc = Compose(Compose(L, dp.with_thread(T, Finv)), dp.with_thread(T, RS))
+    pe = prove(D, acc, labels=("tidfrg_D", "LayoutC_TV o retile_S"))
+    proofs.append(pe)
+    if pe.refuted:
+        i = _first_differ(D, acc, size(D))
+        t, j = i % T, i // T
+        reg = RS(j)
+        got, want = dp.tile_coord(D(i), shape), dp.tile_coord(acc(i), shape)
+        assert got != want and F(Finv(reg)) == reg
+        ce = {"thread": t, "register": reg, "expected": f"written to {_elem('c', want)}",
+              "found": f"written to {_elem('c', got)}"}
+        return ClaimResult("c.store", statement, "refuted", _join(proofs)[1], counterexample=ce, proofs=proofs,
+                           link=link, fix="make_tiled_copy_C(..., mma)" if "make_tiled_copy_C" not in c.epilogue_text
+                           else "",
+                           why=f"{link} writes register {reg} of thread {t}, which accumulated {_elem('c', want)}, "
+                               f"to {_elem('c', got)}")
+    verdict, method = _join(proofs)
+    if verdict != "proved":
+        return _unknown("c.store", statement, proofs, "a part of the claim is unknown to the prover")
+    return ClaimResult("c.store", statement, "proved", method, proofs=proofs)
 
 
 # --- residue -----------------------------------------------------------------------------------------------------

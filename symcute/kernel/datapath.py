@@ -59,7 +59,8 @@ def smem_stage(smem, stage: int = 0):
 
 
 def fragment(mma: TiledMMA, op: str, smem) -> Layout:
-    """The register fragment ``make_fragment_A(partition_A(sA(_,_,0)))`` (B alike); its layout.
+    """The register fragment ``make_fragment_A(partition_A(sA(_,_,0)))`` (B alike; C: the accumulators
+    ``partition_fragment_C`` of the tile); its layout.
 
     A swizzled smem layout contributes its layout ``L`` of ``Sw o O o L`` (CuTe's make_fragment_like of a
     ComposedLayout is that of its layout_b)."""
@@ -67,7 +68,7 @@ def fragment(mma: TiledMMA, op: str, smem) -> Layout:
     if isinstance(stage, ComposedLayout):
         stage = stage.inner
     thr = mma.get_slice(0)
-    frg = thr.partition_fragment_A(stage) if op == "A" else thr.partition_fragment_B(stage)
+    frg = {"A": thr.partition_fragment_A, "B": thr.partition_fragment_B, "C": thr.partition_fragment_C}[op](stage)
     return frg if isinstance(frg, Layout) else frg.layout()
 
 

@@ -30,7 +30,7 @@ _KEYS = {
     "tile": {"cta"},
     "a": {"type", "gmem", "smem", "g2s", "s2r", "partition", "predicate"},
     "b": {"type", "gmem", "smem", "g2s", "s2r", "partition", "predicate"},
-    "c": {"type", "gmem", "predicate"},
+    "c": {"type", "gmem", "predicate", "epilogue"},
     "mma": {"tiled"},
     "pipeline": {"kind", "stages", "wait"},
 }
@@ -68,11 +68,15 @@ class Operand:
 
 @dataclass(frozen=True)
 class Accumulator:
-    """C: its type and gmem layout; ``predicate``: the epilogue writes through copy_if."""
+    """C: its type and gmem layout; ``predicate``: the epilogue writes through copy_if; ``epilogue``: a
+    register-to-gmem TiledCopy (``copy(r2g, r2g_thr.retile_S(tCrC), r2g_thr.partition_D(gC))``; none:
+    ``axpby(alpha, tCrC, beta, tCgC)`` through ``partition_C``, as sgemm_sm80)."""
     type: str
     gmem_text: str
     gmem: object
     predicate: bool = False
+    epilogue_text: str | None = None
+    epilogue: TiledCopy | None = None
 
 
 @dataclass(frozen=True)
@@ -147,8 +151,15 @@ def from_dict(data: dict, source: str = "kernel") -> Kernel:
                              f"than the limit of {MAX_TILE_ELEMENTS}")
     a = r.operand("a", cta, env, mma, shape)
     b = r.operand("b", cta, env, mma, shape)
+    epi_text = epi = None
+    if r.get("c", "epilogue") is not None:
+        epi_text = r.text("c", "epilogue")
+        epi = r.value("c", "epilogue", TiledCopy, "a TiledCopy (make_tiled_copy_C(..., mma))", {"mma": mma})
+        if epi.size() != mma.size():
+            raise SymcuteError(f"{source}: [c] epilogue has {epi.size()} threads, the TiledMMA {mma.size()}")
     c = Accumulator(type=r.type_name("c"), gmem_text=r.text("c", "gmem"),
-                    gmem=r.gmem("c", env, 2, shape), predicate=r.boolean("c", "predicate"))
+                    gmem=r.gmem("c", env, 2, shape), predicate=r.boolean("c", "predicate"),
+                    epilogue_text=epi_text, epilogue=epi)
     p = data.get("pipeline", {})
     kind = r.choice("pipeline", "kind", PIPELINE_KINDS, "cp.async")
     stages = r.int_value("pipeline", "stages", default=None, minimum=1)

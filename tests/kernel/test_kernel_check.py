@@ -395,3 +395,33 @@ def test_planted_transposed_ldmatrix_on_a_k_major_tile(tmp_path):
     stage = dp.smem_stage(k.a.smem, 0)
     offs = [int(stage(off + part(v + 8 * ce["call"]))) for v in range(8)]
     assert ce["found"] == f"offsets {offs}" and offs != list(range(offs[0], offs[0] + 8))
+
+
+def _epilogue(tmp_path, expr: str) -> Path:
+    return variant(tmp_path, NT, 'gmem = "(M,N):(1,M)"', f'gmem = "(M,N):(1,M)"\nepilogue = "{expr}"')
+
+
+def test_epilogue_copy_made_from_the_mma_proved(tmp_path):
+    p = _epilogue(tmp_path, "make_tiled_copy_C(Copy_Atom<UniversalCopy<float>,float>{}, mma)")
+    assert check(load(p), ["c.store"]).claims["c.store"].verdict == "proved"
+
+
+def test_planted_wrong_epilogue_partition(tmp_path):
+    # the epilogue copy made from a TiledMMA whose threads run n-major: it writes each accumulator to C^T's place
+    other = "make_tiled_mma(UniversalFMA<float,float,float>{}, Layout<Shape<_16,_16,_1>,Stride<_16,_1,_0>>{})"
+    k = load(_epilogue(tmp_path, f"make_tiled_copy_C(Copy_Atom<UniversalCopy<float>,float>{{}}, {other})"))
+    c = check(k, ["c.store"]).claims["c.store"]
+    assert c.verdict == "refuted"
+    t, reg = c.counterexample["thread"], c.counterexample["register"]
+    ref = make_layout((128, 128))
+    F = dp.fragment(k.mma, "C", ref)
+    thr_copy = k.c.epilogue.get_slice(t)
+    dst, RS = thr_copy.partition_D(ref), thr_copy.retile_S(F)
+    js = [j for j in range(RS.size()) if RS(j) == reg]
+    assert len(js) == 1
+    written = dp.tile_coord(thr_copy.partition_offset("D", ref) + dst(js[0]), (128, 128))
+    thr = k.mma.get_slice(t)
+    acc = dp.tile_coord(thr.partition_offset("C", ref) + thr.partition_C(ref)(right_inverse(F)(reg)), (128, 128))
+    assert written != acc
+    assert c.counterexample["found"] == f"written to C(m={written[0]},n={written[1]})"
+    assert c.counterexample["expected"] == f"written to C(m={acc[0]},n={acc[1]})"
