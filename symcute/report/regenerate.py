@@ -5,8 +5,9 @@ Each document is a recipe of ``symcute.recipes`` rendered by
 temporary folder and fails on any difference from the committed files.
 Beside the documents of each derivation lies ``<stem>.certificates.json``: the certificate of every
 verdict the derivation holds (docs/certificates.md), which ``symcute check`` re-verifies; a verdict the
-format does not state (a contract, a claim of the claim language beyond equal/injective/surjective/
-bijective) is listed under ``not_stated``, never dropped silently.
+format does not state (a contract, a parametric claim), or one a table keeps as text without its Proof (the
+catalog's cells, the global-memory derivation's parametric checks), is listed under ``not_stated``, never
+dropped silently.
 """
 
 from __future__ import annotations
@@ -103,11 +104,30 @@ def _proofs(x, depth=0):
             yield from _proofs(v, depth + 1)
 
 
+def _kept_verdicts(x, path: str, depth: int = 0):
+    """``(path, verdict)`` of every proved/refuted verdict a table holds as text (a record whose decision kept
+    no Proof: a parametric claim, a catalog cell), named by its table kind, its ``claim`` and its field."""
+    if isinstance(x, str) and x in ("proved", "refuted"):
+        yield path, x
+    elif depth < 8 and isinstance(x, dict):
+        name = x.get("claim") if isinstance(x.get("claim"), str) else x.get("kind") if depth == 0 else None
+        for k, v in x.items():
+            if k not in ("kind", "claim"):
+                yield from _kept_verdicts(v, f"{path} {name}".strip() + f".{k}" if name else f"{path}.{k}", depth + 1)
+    elif depth < 8 and isinstance(x, (list, tuple)):
+        for v in x:
+            yield from _kept_verdicts(v, path, depth + 1)
+
+
 def certificates(derivation) -> str:
-    """The certificate file of a derivation: every verdict's certificate, in graph order, as JSON text."""
+    """The certificate file of a derivation: every verdict's certificate, in graph order, as JSON text.
+    A verdict without one is listed under ``not_stated``: a Proof whose claim the format does not state, and,
+    in a derivation that holds no Proof, each verdict its tables keep as text (one line per field, counted)."""
     import json
-    certs, not_stated, seen = [], [], set()
+    from collections import Counter
+    certs, not_stated, seen, kept = [], [], set(), Counter()
     for _node, data in derivation.graph.nodes(data=True):
+        kept.update(_kept_verdicts(data.get("details"), ""))
         for value in data.values():
             for p in _proofs(value):
                 if id(p) in seen or p.verdict == "unknown":
@@ -117,6 +137,10 @@ def certificates(derivation) -> str:
                     not_stated.append(str(p.statement))
                 else:
                     certs.append(p.certificate_file())
+    if seen:   # the tables' verdicts summarise the Proofs the derivation holds
+        kept.clear()
+    not_stated += [f"{path.lstrip('.')}: {verdict}" + (f" ({n} verdicts)" if n > 1 else "") +
+                   ": the table keeps the verdict, not its proof (no certificate)" for (path, verdict), n in kept.items()]
     return json.dumps({"certificates": certs, "not_stated": not_stated}, indent=1, ensure_ascii=False) + "\n"
 
 

@@ -636,3 +636,17 @@ def test_forall_of_equal_states_the_equality():
     p = C.prove_claim(C.forall(0, C.equal(a, parse_layout("(4,8):(8,1)"))))
     c = p.certificate_file()
     assert c["claim"]["kind"] == "equal" and check.check(c).status == "ok"
+
+
+def test_every_document_that_prints_a_verdict_ships_its_certificates_or_says_why():
+    """A document of proofs/ that prints a proved or refuted verdict has certificates beside it, or lists the
+    verdicts it cannot certify under not_stated (the global-memory and catalog documents keep table verdicts)."""
+    root = pathlib.Path(__file__).resolve().parents[2] / "proofs"
+    printing = 0
+    for doc in sorted(root.glob("*.en.md")):
+        if not re.search(r"\b(proved|refuted)\b", doc.read_text()):
+            continue
+        printing += 1
+        d = json.loads((root / f"{doc.name.split('.')[0]}.certificates.json").read_text())
+        assert d["certificates"] or d["not_stated"], doc.name
+    assert printing >= 10
