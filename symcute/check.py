@@ -19,13 +19,13 @@ certificate is believed only for what this module re-derives from the claim itse
 - ``z3`` / ``isl``: the checker writes its own SMT-LIB2 query from the claim (plain layouts and
   compositions; it must agree with core at a few inputs) and cvc5, a second solver (the optional extra
   ``symcute[check]``), must find it unsat; swizzled terms and surjectivity stay unchecked;
-- ``block-split``: the split of ``Sw o 0 o L`` (its digits re-derived as for refinement; ``q`` above the
-  swizzle's bits; low digits below ``q``, high ones multiples of it) glued without a carry, then each block's
-  own certificate against the sub-claim this module derives; a missed value of a split by its block's share;
-- ``swizzle-bijection``: a swizzle that keeps the bits it reads is a bijection; the layouts' claim re-checked;
+- ``block-split``: the split of ``Sw o 0 o L`` (digits re-derived as for refinement, ``q`` above the swizzle's
+  bits) glued without a carry, each block's own certificate against the sub-claim derived here;
+  ``swizzle-bijection``: a swizzle that keeps the bits it reads is a bijection, the layouts' claim re-checked;
 - ``disjoint``/``contains`` (no ``a(x) == b(y)``; every ``b(y)`` an ``a(x)``) by enumeration or a nested equality;
   block claims (``contiguous``, ``aligned``, ``forall``, ``vector``) on the checker's own block function;
-- anything else (parametric): ``unchecked``, naming the kind: never ``ok`` for what was not re-checked.
+- parametric claims: chains, same digits, polynomial identities by ``check_param``'s polynomials (its own module);
+- anything else (Z3 over parameters): ``unchecked``, naming the kind: never ``ok`` for what was not re-checked.
 
 Format: ``FORMAT``/``VERSION`` below; the JSON Schema is ``certificate.schema.json`` beside this module
 (docs/certificates.md documents every field).
@@ -531,43 +531,34 @@ def check_smt(c, ts):
 def _swizzled(t):
     """``(Sw, L)`` of a claim's term ``Sw o 0 o L`` (``L`` plain)."""
     if not (isinstance(t, ComposedLayout) and isinstance(t.layout_a, Swizzle) and isinstance(t.layout_b, Layout)
-            and isinstance(t.offset, int) and not isinstance(t.offset, bool) and t.offset == 0):
+            and type(t.offset) is int and t.offset == 0):
         raise Refused(f"{t} is not a swizzle of a plain layout at offset 0: no block decomposition applies")
     return t.layout_a, t.layout_b
 
 
-def _part(ev, name: str, c: dict, ts, bound) -> None:
-    """The block ``name``'s certificate must prove the sub-claim ``c`` the checker derived from the claim."""
+def _part(ev, name: str, c: dict, t, bound) -> None:
+    """The block ``name``'s own certificate must prove the sub-claim ``c`` (derived here) of the block ``t``."""
     parts = [p for p in ev.get("parts") or [] if isinstance(p, dict) and p.get("block") == name]
     if len(parts) != 1:
         raise Refused(f"the block decomposition needs one certificate for its {name!r} block")
-    r = _verify(c, ts, "proved", parts[0].get("method"), parts[0].get("evidence") or {}, bound)
-    if r is not None:
-        raise r
+    _why(c, [t], "proved", parts[0].get("method"), parts[0].get("evidence") or {}, bound)
 
 
 def blocks(c, ts, ev):
-    """``(q, F, H)`` of a block decomposition of ``T = Sw o 0 o L``, re-derived from the claim: ``L`` is
-    ``sum(coef_i x_i)`` over the evidence's digits (:func:`land`).  The low digits (power-of-two extents,
-    ``sum(coef (e-1)) < q``) form ``F = Sw o 0 o (e_low):(coef_low) < q``, the high ones (multiples of ``q``)
-    ``H = (e_high):(coef_high / q)``; the swizzle reads and writes bits below ``q`` only, so ``T(x) = F(a) +
-    q*H(b)`` (no carry: ``F < q``) with ``(a, b)`` a bijection of the inputs, and ``v = f + q*h`` is unique."""
+    """``(q, F, H)`` of ``T = Sw o 0 o L``, ``L = sum(coef_i x_i)`` (:func:`land`): low digits (power-of-two extents,
+    values below ``q``) form ``F = Sw o 0 o (e_low):(coef_low)``, high ones (multiples of ``q``) ``H = (e_high):
+    (coef_high/q)``; the swizzle acts below ``q`` only: ``T(x) = F(a) + q*H(b)``, no carry, ``v = f + q*h`` unique."""
     sw, L = _swizzled(ts[0])
-    sp = ev.get("split") or {}
-    q, rows = _int(sp.get("q"), "q"), sp.get("digits")
+    q, rows = _int((ev.get("split") or {}).get("q"), "q"), (ev.get("split") or {}).get("digits")
     if q < 1 or q & (q - 1) or not 0 <= sw.yyy_msk < q or not 0 <= sw.zzz_msk < q:
         raise Refused(f"q {q} is not a power of two above every bit the swizzle {sw} reads or writes")
     ext, wts = _chain(rows, c["n"] if c["kind"] == "injective" else c["size"])
     cs = _coefs(L, rows, ext, wts, "coef")
-    roles = [r.get("block") for r in rows]
-    low = [(e, k) for e, k, b in zip(ext, cs, roles) if b == "low"]
-    high = [(e, k) for e, k, b in zip(ext, cs, roles) if b == "high"]
-    if len(low) + len(high) != len(rows):
-        raise Refused("every digit is in the low or the high block")
-    if any(e & (e - 1) or k < 0 for e, k in low) or sum(k * (e - 1) for e, k in low) >= q:
-        raise Refused(f"the low block needs power-of-two extents and non-negative steps whose values stay below {q}")
-    if any(k < 0 or k % q for _e, k in high):
-        raise Refused(f"a high digit's coefficient is not a non-negative multiple of {q}")
+    low, high = ([(e, k) for e, k, r in zip(ext, cs, rows) if r.get("block") == b] for b in ("low", "high"))
+    if len(low) + len(high) != len(rows) or any(e & (e - 1) or k < 0 for e, k in low) or \
+            sum(k * (e - 1) for e, k in low) >= q or any(k < 0 or k % q for _e, k in high):
+        raise Refused(f"the low digits need power-of-two extents and values below {q}, the high ones coefficients "
+                      f"that are non-negative multiples of {q}")
     F = ComposedLayout(sw, 0, Layout(tuple(e for e, _ in low) or 1, tuple(k for _, k in low) or 0))
     return q, F, Layout(tuple(e for e, _ in high) or 1, tuple(k // q for _, k in high) or 0)
 
@@ -576,23 +567,22 @@ def check_block(c, ts, ev, bound):
     """:func:`blocks`, then each block's own certificate: injective iff F and H are; ``[0, N)`` covered when F
     covers ``[0, min(N, q))`` and H ``[0, ceil(N/q))``; a bijection: both, with as many inputs as targets."""
     kind, (q, F, H) = c["kind"], blocks(c, ts, ev)
-    pl, m, big = F.size(), H.size(), c.get("onto", c.get("n"))
+    big = c.get("onto", c.get("n"))
     if kind in ("injective", "bijective"):
-        _part(ev, "low", {"kind": "injective", "n": pl}, [F], bound)
-        if m > 1:
-            _part(ev, "high", {"kind": "injective", "n": m}, [H], bound)
+        _part(ev, "low", {"kind": "injective", "n": F.size()}, F, bound)
+        if H.size() > 1:
+            _part(ev, "high", {"kind": "injective", "n": H.size()}, H, bound)
     if kind in ("surjective", "bijective"):
-        _part(ev, "low onto", {"kind": "surjective", "size": pl, "onto": min(big, q)}, [F], bound)
+        _part(ev, "low onto", {"kind": "surjective", "size": F.size(), "onto": min(big, q)}, F, bound)
         if -(-big // q) > 1:
-            _part(ev, "high onto", {"kind": "surjective", "size": m, "onto": -(-big // q)}, [H], bound)
+            _part(ev, "high onto", {"kind": "surjective", "size": H.size(), "onto": -(-big // q)}, H, bound)
     if kind == "bijective" and c["size"] != c["onto"]:
         raise Refused("a bijection needs as many targets as inputs")
     return f"split at q={q}: F = {F} (GF(2) block), H = {H} (linear block), each re-checked: {kind}"
 
 
 def block_missing(c, ts, ev, y: int, bound) -> str:
-    """``y = f + q*h`` is missed by ``T`` iff ``f`` is missed by F or ``h`` by H (the image is their sum set):
-    the block's own refutation, its missing value ``f`` or ``h``, re-checked."""
+    """``y = f + q*h`` is missed iff F misses ``f`` or H misses ``h``: that block's refutation re-checked."""
     q, F, H = blocks(c, ts, ev)
     part = next((p for p in ev.get("parts") or [] if isinstance(p, dict)), {})
     block, v = (F, y % q) if part.get("block") == "low onto" else (H, y // q)
@@ -602,18 +592,15 @@ def block_missing(c, ts, ev, y: int, bound) -> str:
 
 
 def check_swizzle_bijection(c, ts, ev, bound):
-    """``Sw o 0 o L`` where the swizzle keeps the bits it reads (``yyy & zzz == 0``) is a bijection of the
-    integers (applying it twice is the identity), so it collides exactly where ``L`` does and two such terms
-    with one swizzle are equal exactly where their layouts are: the layouts' own claim is re-checked."""
+    """A swizzle that keeps the bits it reads (``yyy & zzz == 0``) is its own inverse: ``Sw o 0 o L`` collides
+    where ``L`` does, two terms under one are equal where their layouts are (the layouts' claim re-checked)."""
     (sw, L), *rest = [_swizzled(t) for t in ts]
-    if sw.yyy_msk <= 0 or sw.zzz_msk <= 0 or sw.yyy_msk & sw.zzz_msk or any(s2 != sw for s2, _ in rest):
-        raise Refused(f"the swizzle {sw} is not one bijection of the integers on every side")
-    if c["kind"] not in ("equal", "injective"):
-        raise Refused(f"a swizzle bijection proves equal and injective claims, not {c['kind']}")
-    r = _verify({"kind": c["kind"], "n": c["n"]}, [L] + [b for _, b in rest], "proved",
-                (ev.get("part") or {}).get("method"), (ev.get("part") or {}).get("evidence") or {}, bound)
-    if r is not None:
-        raise r
+    if sw.yyy_msk <= 0 or sw.zzz_msk <= 0 or sw.yyy_msk & sw.zzz_msk or any(s2 != sw for s2, _ in rest) or \
+            c["kind"] not in ("equal", "injective"):
+        raise Refused(f"{sw} is not one bijection of the integers on every side of an equal or injective claim")
+    part = ev.get("part") or {}
+    _why({"kind": c["kind"], "n": c["n"]}, [L] + [b for _, b in rest], "proved", part.get("method"),
+         part.get("evidence") or {}, bound)
     return f"{sw} is a bijection of the integers; the layouts' {c['kind']} claim re-checked"
 
 
@@ -716,6 +703,7 @@ def check_images(c, ts, verdict, method, ev, bound) -> str:
 KINDS = {"equal": 2, "injective": 1, "surjective": 1, "bijective": 1, **SETS}
 POSITIVE = {"disjoint": ("na", "nb"), "contains": ("na", "nb"), "contiguous": ("n",), "aligned": ("n", "alignment"),
             "forall": ("n", "m"), "vector": ("width", "align")}
+PARAM_KINDS = ("param-equal", "param-injective", "param-formula")
 LINEAR = ("refinement", "chain")
 
 
@@ -738,6 +726,10 @@ def check(cert: dict, bound: int = BOUND) -> Result:
     try:
         if cert.get("format") != FORMAT or cert.get("version") != VERSION:
             raise Refused(f"not a {FORMAT} version {VERSION} certificate")
+        if isinstance(c, dict) and c.get("kind") in PARAM_KINDS:   # claims for all parameter values
+            from .check_param import check_param
+            return Result("ok", text, check_param(c, cert.get("verdict"), cert.get("method"), cert.get("evidence"),
+                                                  bound))
         ts = _claim(c)
         return Result("ok", text, _why(c, ts, cert.get("verdict"), cert.get("method"), cert.get("evidence") or {},
                                        bound))
@@ -774,15 +766,6 @@ def _why(c, ts, verdict, method, ev, bound) -> str:
     if method == "swizzle-bijection":
         return check_swizzle_bijection(c, ts, ev, bound)
     raise Unchecked(f"{method}: no arithmetic certificate the checker re-verifies")
-
-
-def _verify(c, ts, verdict, method, ev, bound):
-    """A sub-claim's check: None when its evidence proves it, else the exception (Refused or Unchecked)."""
-    try:
-        _why(c, ts, verdict, method, ev, bound)
-    except (Refused, Unchecked) as e:
-        return e
-    return None
 
 
 def load(text: str):

@@ -134,6 +134,13 @@ class ParamProof:
     coordinate: object = None      # refuted: the index (or axis values) where the sides differ
     values: tuple | None = None    # refuted: (lhs, rhs) there, evaluated with core
     details: dict = field(default_factory=dict)
+    claim_data: dict | None = field(default=None, compare=False, repr=False)   # the claim, certificate format
+
+    def certificate_file(self) -> dict:
+        """The certificate of this verdict in the checker's format (docs/certificates.md, "Parametric
+        claims").  @raises SymcuteError for an unknown verdict"""
+        from .certfile import certificate_of
+        return certificate_of(self)
 
     def __post_init__(self):
         object.__setattr__(self, "verdict", Verdict(self.verdict))
@@ -168,8 +175,14 @@ def _rebase(L: ParamLayout, ps: Params) -> ParamLayout:
 
 def prove_equal(a: ParamLayout, b: ParamLayout, claim: str | None = None) -> ParamProof:
     """``a(i) == b(i)`` for every index ``i < size`` and every admissible value, and ``size(a) == size(b)``."""
+    from dataclasses import replace
+    from .certfile import claim as cert_claim
     ps = _union(a, b)
     a, b = _rebase(a, ps), _rebase(b, ps)
+    return replace(_prove_equal(a, b, ps, claim), claim_data=cert_claim("param-equal", (a, b), ps))
+
+
+def _prove_equal(a: ParamLayout, b: ParamLayout, ps: Params, claim) -> ParamProof:
     claim = claim or Phrase(Statement.PARAM_EQUAL, a=str(a), b=str(b))
     sa, sb = _e(a.size()), _e(b.size())
     v = ps.decide(sympy.Eq(sa, sb))
@@ -310,12 +323,20 @@ def _search(ps: Params, probe, seed: int = 0):
 
 def prove_injective(layout: ParamLayout) -> ParamProof:
     """No two indices below ``size`` map to the same offset, for every admissible value."""
+    from dataclasses import replace
+    from .certfile import claim as cert_claim
+    return replace(_prove_injective(layout), claim_data=cert_claim("param-injective", (layout,), layout.params))
+
+
+def _prove_injective(layout: ParamLayout) -> ParamProof:
     ps = layout.params
     claim = Phrase(Statement.PARAM_INJECTIVE, a=str(layout))
     f = formula(layout)
-    chain = _chain_certificate(ps, f)
-    if chain:
-        return ParamProof(claim, Verdict.PROVED, Phrase(Reason.PARAM_CHAIN), _conds(ps))
+    order = _chain_certificate(ps, f)
+    if order is not None:
+        leaves = [k for k, s in enumerate(_leaves(layout.shape)) if not (type(s) is int and s == 1)]
+        return ParamProof(claim, Verdict.PROVED, Phrase(Reason.PARAM_CHAIN), _conds(ps),   # flat leaves, in order
+                          details={"evidence": {"order": [leaves[k] for k in order]}})
     res = _z3_injective(ps, f, _e(layout.size()))
     if res is not None:
         return ParamProof(claim, res[0], res[1], _conds(ps), *res[2:])
@@ -338,12 +359,13 @@ def prove_injective(layout: ParamLayout) -> ParamProof:
     return ParamProof(claim, Verdict.UNKNOWN, Phrase(Reason.PARAM_NOTHING_FOUND), _conds(ps))
 
 
-def _chain_certificate(ps: Params, f: ParamFormula) -> bool:
-    """Sufficient: coefficients positive and ordered, each >= (previous coefficient) * (previous extent)."""
+def _chain_certificate(ps: Params, f: ParamFormula):
+    """Sufficient: coefficients positive and ordered, each >= (previous coefficient) * (previous extent).
+    The axes' positions in coefficient order when it holds, else None."""
     axes = list(f.axes)
     for a in axes:
         if not ps.decide(sympy.Gt(_e(a.coefficient), 0)).proved:
-            return False
+            return None
     # order by coefficient: every pair must be comparable for all parameters
     import functools
 
@@ -356,11 +378,11 @@ def _chain_certificate(ps: Params, f: ParamFormula) -> bool:
     try:
         axes.sort(key=functools.cmp_to_key(cmp))
     except _Incomparable:
-        return False
+        return None
     for lo, hi in zip(axes, axes[1:]):
         if not ps.decide(sympy.Ge(_e(hi.coefficient), _e(lo.coefficient) * _e(lo.extent))).proved:
-            return False
-    return True
+            return None
+    return [f.axes.index(a) for a in axes]
 
 
 class _Incomparable(Exception):
@@ -398,10 +420,17 @@ def prove_formula(f: ParamFormula, expected, claim: str | None = None) -> ParamP
     ``expected`` is a SymPy expression in ``f``'s axis symbols (``sympy.Symbol(name)``)
     and the declared parameters.
     """
+    from dataclasses import replace
+    from .certfile import formula_claim
     ps = f.params
     claim = claim or Phrase(Statement.PARAM_FORMULA, expected=str(expected))
     axis_syms = {a.name: s for a, s in zip(f.axes, f.symbols())}
     exp_inner = _expected_inner(ps, expected, axis_syms)   # axis symbols matched by name
+    p = _prove_formula(f, exp_inner, claim, ps)
+    return replace(p, claim_data=formula_claim(f, ps.user(exp_inner)))
+
+
+def _prove_formula(f: ParamFormula, exp_inner, claim, ps: Params) -> ParamProof:
     diff = sympy.expand(f.inner_expr() - exp_inner)
     if diff == 0:
         return ParamProof(claim, Verdict.PROVED, Phrase(Reason.PARAM_POLYNOMIAL), _conds(ps))
