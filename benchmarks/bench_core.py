@@ -300,6 +300,48 @@ def seed_rows(repeat: int, peers):
     return rows
 
 
+def time_first_evaluation(contenders, repeat):
+    """Best of `repeat` runs of the mean time of ``L(i)`` on Layouts built just before the run (each
+    library its own, from new tuple objects): the first evaluation of a fresh Layout, set-up included."""
+    times = [[] for _ in contenders]
+    for _ in range(repeat):
+        for k, (mod, cases) in enumerate(contenders):
+            built = [(mod.Layout(new_tuples(s), new_tuples(d)), i) for s, d, i in cases]
+            t = CLOCK()
+            for L, i in built:
+                L(i)
+            times[k].append((CLOCK() - t) / len(built))
+    return [min(t) for t in times]
+
+
+def first_evaluation_rows(cases: int, repeat: int, peers):
+    """The first evaluation ``L(i)`` of a fresh Layout: on the random layouts and on the seed's TV layout."""
+    rng = random.Random("bench:first-evaluation")
+    rand = []
+    while len(rand) < cases:
+        L = rand_layout(rng)
+        if L.size() > 0:
+            rand.append((L.shape, L.stride, rng.randrange(L.size())))
+    seed = [(SEED_TV[0], SEED_TV[1], 37)] * 2000
+    rows = []
+    live = [p for p in peers if p is not None]
+    for label, inputs in (("first evaluation L(i) of a fresh Layout, random layouts", rand),
+                          ("first evaluation L(i) of a fresh Layout, the seed's TV layout", seed)):
+        times = time_first_evaluation([(sc, inputs)] + [(p.mod, inputs) for p in live], repeat)
+        it_ = iter(times[1:])
+        rows.append((label, [Cell(len(inputs), times[0], next(it_)) if p is not None else Cell(note="not measured")
+                             for p in peers]))
+    big = (tuple(2 for _ in range(4096)), tuple(1 << i for i in range(4096)))
+    ctor = [big] * 20
+    times = time_interleaved([(lambda s, d: sc.Layout(s, d), ctor)] + [(p.calls["ctor"], ctor) for p in live],
+                             repeat, fresh=True)
+    it_ = iter(times[1:])
+    rows.append(("Layout(shape, stride) of rank 4096 ((2,...,2):(1,2,4,...)), new tuples",
+                 [Cell(len(ctor), times[0], next(it_)) if p is not None else Cell(note="not measured")
+                  for p in peers]))
+    return rows
+
+
 def hook_overhead(cases: int, repeat: int):
     """A traced op (right_inverse, coalesce) vs its undecorated body, no derivation active."""
     rng = random.Random("bench:hook")
@@ -338,7 +380,7 @@ def print_tables(rows, seed, hook, peers, nvlabs_source, md=True):
     if md:
         print(f"NVlabs pycute: {nvlabs_source}")
         print()
-        for title, table in (("operation", rows), ("the seed's TV layout", seed)):
+        for title, table in (("operation", rows), ("the seed's TV layout, first evaluation, rank 4096", seed)):
             print("| " + " | ".join([title] + head[1:]) + " |")
             print("|---|" + "---:|" * (len(head) - 1))
             for name, cells in table:
@@ -554,7 +596,7 @@ def main(argv=None):
         print_sweep(result, ranks, peers, before, after)
         return result
     rows = bench(args.cases, args.repeat, peers)
-    seed = seed_rows(args.repeat, peers)
+    seed = seed_rows(args.repeat, peers) + first_evaluation_rows(args.cases, args.repeat, peers)
     hook = hook_overhead(args.cases, args.repeat)
     print_tables(rows, seed, hook, peers, source, md=args.markdown)
     return rows

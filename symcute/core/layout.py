@@ -8,6 +8,7 @@ prints for a static layout, underscores removed: ``((4,8),2):((1,4),32)``.
 
 from __future__ import annotations
 
+import os as _os
 from typing import Any
 
 from ..errors import LayoutError, LimitError
@@ -173,6 +174,17 @@ def _plain_pair(shape, stride, depth: int) -> bool:
 _BUILT: dict = {}
 _BUILT_MAX = 1024
 
+# The optional C fast path (core/_fastlayout.c, built by ``pip install .`` where a C compiler is found):
+# the same input check as ``_plain_pair`` and the same flat form as ``Layout._flat_modes``, without a
+# Python step per leaf.  Without it (or with SYMCUTE_PURE_PYTHON=1) the Python code below does both.
+try:
+    if _os.environ.get("SYMCUTE_PURE_PYTHON"):
+        raise ImportError("SYMCUTE_PURE_PYTHON is set")
+    from . import _fastlayout
+except ImportError:
+    _fastlayout = None
+_c_init = _c_flat_modes = None   # set below the class (the C init stores into its slots)
+
 
 class Layout:
     """CuTe's ``Layout<Shape, Stride>``.
@@ -190,6 +202,15 @@ class Layout:
     __slots__ = ("_shape", "_stride", "_hash", "_flat")  # _flat: set on first evaluation (never by constructors)
 
     def __init__(self, shape: IntTuple, stride: IntTuple | None = None):
+        if _c_init is not None:
+            # 1: checked and stored; 2: the same, and a budget is open; 0: not plain (the full path)
+            plain = _c_init(self, shape, stride)
+            if plain != 1:
+                if plain:
+                    charge_tuple(shape, stride)
+                else:
+                    self._init_checked(shape, stride)
+            return
         kind = type(shape)
         if kind is tuple and stride is not None:
             key = id(shape) ^ id(stride)  # an int hashes faster than a pair; a collision is a miss (`is` below)
@@ -211,6 +232,10 @@ class Layout:
                 charge_tuple(shape, stride)
             self._shape, self._stride, self._hash = shape, stride, None
             return
+        self._init_checked(shape, stride)
+
+    def _init_checked(self, shape, stride) -> None:
+        """The constructor's full path: lists and other leaves normalised, compact strides, the errors."""
         shape = _normalize(shape, "shape")
         for s in it.flatten_to_tuple(shape):
             if not isinstance(s, int):
@@ -341,7 +366,7 @@ class Layout:
         try:
             fs, fd, ints, empty, signed = self._flat
         except AttributeError:  # first evaluation: flatten once
-            fs, fd, ints, empty, signed = self._flat_modes()
+            fs, fd, ints, empty, signed = self._build_flat()
         if empty:
             raise self._empty_mode_error()
         if not ints or signed:
@@ -365,10 +390,16 @@ class Layout:
         try:
             return self._flat
         except AttributeError:
+            return self._build_flat()
+
+    def _build_flat(self) -> tuple:
+        flat = _c_flat_modes(self._shape, self._stride) if _c_flat_modes is not None else None
+        if flat is None:
             fs, fd = it.flatten_to_tuple(self._shape), it.flatten_to_tuple(self._stride)
-            self._flat = (fs, fd, all(type(d) is int for d in fd), has_empty_mode(self._shape),
-                          any(isinstance(s, int) and s < 0 for s in fs))
-            return self._flat
+            flat = (fs, fd, all(type(d) is int for d in fd), has_empty_mode(self._shape),
+                    any(isinstance(s, int) and s < 0 for s in fs))
+        self._flat = flat
+        return flat
 
     def _empty_mode_error(self) -> LayoutError:
         return LayoutError(f"layout {self}: it has an empty mode (), which CuTe cannot evaluate "
@@ -411,6 +442,14 @@ class Layout:
 
     def __reduce__(self):
         return (Layout, (self._shape, self._stride))
+
+
+if _fastlayout is not None:
+    _fastlayout.setup(ScaledBasis, _OPEN, MAX_DEPTH)
+    _fastlayout.slots(Layout, Layout.__dict__["_shape"], Layout.__dict__["_stride"], Layout.__dict__["_hash"])
+    _c_init, _c_flat_modes = _fastlayout.init, _fastlayout.flat_modes
+    # the constructor itself in C: Layout(shape, stride) of plain tuples runs no Python frame
+    Layout.__init__ = _fastlayout.make_init(Layout, Layout.__init__, Layout._init_checked, charge_tuple)
 
 
 def _shown(x) -> str:
