@@ -104,7 +104,7 @@ def check(kernel: Kernel, claims=None) -> KernelCheck:
             raise SymcuteError(f"kernel check: unknown claim {c!r}; the claims are {', '.join(ids)}")
     deciders.update(memory)
     need = list(dict.fromkeys((correctness if "gemm" in wanted else []) + [c for c in wanted if c != "gemm"]))
-    done = {c: _decided(c, deciders[c]) for c in need}
+    done = {c: _decided(c, deciders[c], kernel.source) for c in need}
     if "gemm" in wanted:
         done["gemm"] = _conjunction({c: done[c] for c in correctness})
     return KernelCheck(kernel, {c: done[c] for c in wanted})
@@ -125,11 +125,20 @@ def _conjunction(parts: dict) -> ClaimResult:
     return ClaimResult("gemm", statement, "proved", "conjunction", conditions=conds)
 
 
-def _decided(cid: str, decide) -> ClaimResult:
+def _decided(cid: str, decide, source: str = "kernel") -> ClaimResult:
     """The claim's answer; a refutation whose witness does not re-evaluate as claimed (an assertion of the
     counterexample's construction) is reported unknown, never as a refutation."""
     try:
         return decide()
+    except SymcuteError as e:   # a limit or a refusal inside a layer: one line naming the claim
+        msg = str(e)
+        if msg.startswith(source):
+            raise
+        try:
+            again = type(e)(f"{source}: {cid}: {msg}")
+        except TypeError:   # a subclass with its own constructor
+            again = SymcuteError(f"{source}: {cid}: {msg}")
+        raise again from None
     except AssertionError:
         return ClaimResult(cid, "", "unknown", why="the prover refuted a part, but the witness did not "
                                                     "re-evaluate with core as the refutation states")
@@ -216,8 +225,8 @@ def decide_load(kernel: Kernel, op: str) -> ClaimResult:
     link = f"the G2S copy [{op}] g2s = {x.g2s_text}"
     proofs = []
     if size(D) != T * (size(D) // T):
-        raise SymcuteError(f"[{op}] g2s: its partition of the {shape[0]}x{shape[1]} tile does not split over "
-                           f"{T} threads")
+        raise SymcuteError(f"{kernel.source}: [{op}] g2s: its partition of the {shape[0]}x{shape[1]} tile does "
+                           f"not split over {T} threads")
     p_cover = is_bijective(D, n)
     proofs.append(p_cover)
     if p_cover.refuted:
@@ -684,12 +693,17 @@ def decide_banks(kernel: Kernel, op: str, which: str) -> ClaimResult:
     bits = sizeof_bits(x.type)
     copy = x.s2r if which == "s2r" else x.g2s
     if copy is not None:
-        r = memory.bank_conflicts(copy, stage)
         what = f"the {which.upper()} copy [{op}] {which} = {x.s2r_text if which == 's2r' else x.g2s_text}"
     else:
-        r = memory.shared_access(dp.mma_tv(kernel.mma, O, kernel.tile_shape(op)), stage, bits, bits, "ld")
         what = f"the scalar register reads through thr_mma.partition_{x.partition}(s{O}) (no [{op}] s2r)"
     statement = f"{what} over one stage of s{O} is free of shared-memory bank conflicts"
+    try:
+        if copy is not None:
+            r = memory.bank_conflicts(copy, stage)
+        else:
+            r = memory.shared_access(dp.mma_tv(kernel.mma, O, kernel.tile_shape(op)), stage, bits, bits, "ld")
+    except SymcuteError as e:   # the bank model's preconditions (a tile the copy does not divide, ...)
+        return ClaimResult(cid, statement, "unknown", why=f"the bank model does not apply: {e}")
     metric = "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_" + (
         "ldgsts" if "cp.async" in r.instruction.name else r.instruction.op if r.instruction.op in ("ld", "st")
         else "ld")

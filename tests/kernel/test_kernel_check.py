@@ -425,3 +425,42 @@ def test_planted_wrong_epilogue_partition(tmp_path):
     assert written != acc
     assert c.counterexample["found"] == f"written to C(m={written[0]},n={written[1]})"
     assert c.counterexample["expected"] == f"written to C(m={acc[0]},n={acc[1]})"
+
+
+HOSTILE = [
+    ("a", "smem", "(128,8,3):(1,128,-1024)"),
+    ("a", "smem", "Sw<3,2,3> o 0 o (128,8,3):(1,128,1024)"),
+    ("a", "g2s", "make_tiled_copy(Copy_Atom<SM80_CP_ASYNC_CACHEALWAYS<uint128_t>,float>{}, Layout<Shape<_64,_4>>{}, "
+                 "Layout<Shape<_4,_1>>{})"),
+    ("a", "g2s", "make_tiled_copy(Copy_Atom<SM80_CP_ASYNC_CACHEALWAYS<uint128_t>,float>{}, Layout<Shape<_256,_1>>{}, "
+                 "Layout<Shape<_4,_1>>{})"),
+    ("a", "s2r", "make_tiled_copy(Copy_Atom<UniversalCopy<float>,float>{}, Layout<Shape<_256,_1>>{}, "
+                 "Layout<Shape<_1,_1>>{})"),
+    ("a", "s2r", "mma"),
+    ("a", "gmem", "M"),
+    ("a", "gmem", "(M,K):(1,0)"),
+    ("mma", "tiled", "make_tiled_mma(UniversalFMA<float,float,float>{}, Layout<Shape<_16,_16,_1>>{}, "
+                     "Tile<_32,_32,_1>{})"),
+    ("mma", "tiled", "make_tiled_mma(SM80_16x8x8_F32TF32TF32F32_TN{}, Layout<Shape<_2,_4,_1>>{})"),
+    ("c", "epilogue", "make_tiled_copy_A(Copy_Atom<UniversalCopy<float>,float>{}, mma)"),
+    ("c", "epilogue", "(4,2):(1,4)"),
+    ("problem", "shape", ["M", "N", 7]),
+    ("problem", "params", ["M:0", "N", "K"]),
+    ("tile", "cta", [1 << 20, 2, 8]),
+    ("pipeline", "stages", 0),
+]
+
+
+@pytest.mark.parametrize("table,key,value", HOSTILE, ids=[f"{t}.{k}:{str(v)[:30]}" for t, k, v in HOSTILE])
+def test_hostile_descriptions_give_verdicts_or_one_line_errors(table, key, value):
+    import tomllib
+    data = tomllib.loads(NT.read_text())
+    data.setdefault(table, {})[key] = value
+    try:
+        r = check(from_dict(data, source="k.toml"))
+    except SymcuteError as e:
+        assert "\n" not in str(e) and str(e).startswith("k.toml: ")
+        return
+    for c in r.claims.values():
+        assert c.verdict in ("proved", "refuted", "unknown")
+        json.dumps(c.to_dict())
