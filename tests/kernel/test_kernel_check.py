@@ -464,3 +464,43 @@ def test_hostile_descriptions_give_verdicts_or_one_line_errors(table, key, value
     for c in r.claims.values():
         assert c.verdict in ("proved", "refuted", "unknown")
         json.dumps(c.to_dict())
+
+
+def _models(tmp_path):
+    yield load(NT)
+    yield load(TN)
+    yield load(_hgemm(tmp_path))
+
+
+def test_joint_maps_are_cutes_per_thread_partitions(tmp_path):
+    # the model's (thread, index) maps equal, at every thread and index, CuTe's per-thread views (slice plus
+    # offset), which the differential suite checks against real CuTe: ThrMMA.partition_A/B/C over the CTA
+    # tile and ThrCopy.partition_S/D of each copy
+    import numpy as np
+    from symcute.symbolic import exhaustive
+    for k in _models(tmp_path):
+        T = k.mma.size()
+        for op, O in (("a", "A"), ("b", "B"), ("c", "C")):
+            shape = k.tile_shape(op)
+            ref = make_layout(shape)
+            L = dp.mma_tv(k.mma, O, shape)
+            joint = exhaustive.values(L, L.size()).reshape((T, -1), order="F")
+            for t in range(0, T, 7):
+                thr = k.mma.get_slice(t)
+                part = {"A": thr.partition_A, "B": thr.partition_B, "C": thr.partition_C}[O](ref)
+                off = thr.partition_offset(O, ref)
+                assert [off + part(r) for r in range(part.size())] == joint[t].tolist(), (k.source, O, t)
+            if op == "c":
+                continue
+            x = k.operand(op)
+            for copy in (x.g2s, x.s2r):
+                if copy is None:
+                    continue
+                for role in ("S", "D"):
+                    J = dp.copy_tv(copy, role, shape)
+                    joint = np.asarray(exhaustive.values(J, J.size())).reshape((copy.size(), -1), order="F")
+                    for t in range(0, copy.size(), 5):
+                        tc = copy.get_slice(t)
+                        part = tc.partition_S(ref) if role == "S" else tc.partition_D(ref)
+                        off = tc.partition_offset(role, ref)
+                        assert [off + part(j) for j in range(part.size())] == joint[t].tolist(), (k.source, role, t)
