@@ -240,3 +240,21 @@ def test_powers_of_a_parameter_are_re_checked():
     assert c["method"] == "param-polynomial" and check.check(c).status == "ok", c
     c["claim"]["expected"] += "+K*x2"
     assert check.check(c).status == "failed"
+
+
+def test_symcute_check_reads_block_and_parametric_certificates(cli, tmp_path):
+    """The command re-checks a block certificate written by ``prove --certificate`` and a file of parametric
+    certificates: ok where re-verified (exit 0), "not re-checked" for Z3's parametric proof (exit 3)."""
+    b = tmp_path / "b.json"
+    code, _, _ = cli("prove", "bijective", "Sw<3,3,3> o 0 o (192,64):(64,1)", "--certificate", str(b))
+    assert code == 0 and json.loads(b.read_text())["method"] == "block-split"
+    ps = P.params("M K", multiple_of={"M": 128, "K": 32})
+    T = P.zipped_divide(P.layout((ps["M"], ps["K"]), (ps["K"], 1), ps), (128, 32))
+    certs = [R.prove_injective(T).certificate_file(), R.prove_equal(T, P.coalesce(T)).certificate_file()]
+    (tmp_path / "p.json").write_text(json.dumps({"certificates": certs}))
+    code, out, _ = cli("check", str(b), str(tmp_path / "p.json"))
+    assert code == 0 and "3 ok, 0 failed, 0 not re-checked" in out, out
+    z3 = dict(certs[0], method="param-z3", evidence={})
+    (tmp_path / "z.json").write_text(json.dumps(z3))
+    code, out, _ = cli("check", str(tmp_path / "z.json"))
+    assert code == 3 and "not re-checked: parametric" in out and ": ok:" not in out, out
