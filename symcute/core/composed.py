@@ -116,6 +116,48 @@ class UInt32(int):
     __str__ = int.__repr__
 
 
+class MixedBits(int):
+    """CuTe's ``MixedBits<S, F>{d}`` (``swizzle.hpp``): a ``uint32_t`` whose bits in ``F`` are known only at
+    run time (``d``, with ``d & ~F == 0``) and whose other bits are the static ``S``.
+
+    The offset of a swizzled layout sliced at a run-time coordinate (``slice_and_offset`` when the
+    swizzle cannot decay).  Its value is ``S | d``; it prints as CuTe prints it, ``M_S|(d&F)=value``.
+    Build it with :func:`make_mixed_bits`, which returns a static int when no bit is run-time.
+    """
+
+    def __new__(cls, s: int, f: int, d: int):
+        obj = super().__new__(cls, (s | d) & 0xFFFFFFFF)
+        obj.static_bits, obj.flags, obj.dynamic_int = s & 0xFFFFFFFF, f & 0xFFFFFFFF, d & 0xFFFFFFFF
+        return obj
+
+    def __str__(self) -> str:
+        return f"M_{self.static_bits}|({self.dynamic_int}&{self.flags})={int(self)}"
+
+    __repr__ = __str__
+
+
+def make_mixed_bits(s: int, d: int, f: int):
+    """CuTe's ``make_mixed_bits(C<s>, d, C<f>)``: static bits take precedence; no run-time bit left is the int ``s``."""
+    new_f = f & ~s & 0xFFFFFFFF
+    if new_f == 0:
+        return UInt32(s)
+    return MixedBits(s, new_f, int(d) & new_f)
+
+
+def mixed_xor(a, b):
+    """CuTe's ``operator^`` of static ints and MixedBits (``swizzle.hpp``'s truth tables)."""
+    if not isinstance(a, MixedBits) and not isinstance(b, MixedBits):
+        return UInt32(int(a) ^ int(b))
+    if not isinstance(a, MixedBits):
+        a, b = b, a
+    s0, f0, d0 = a.static_bits, a.flags, a.dynamic_int
+    if isinstance(b, MixedBits):
+        s1, f1, d1 = b.static_bits, b.flags, b.dynamic_int
+        return make_mixed_bits((~s0 & s1 & ~f0) | (s0 & ~s1 & ~f1), (s0 | d0) ^ (s1 | d1), f0 | f1)
+    s1 = int(b) & 0xFFFFFFFF
+    return make_mixed_bits((~s0 & s1 & ~f0) | (s0 & ~s1), (s0 | d0) ^ s1, f0)
+
+
 def is_static_zero(offset) -> bool:
     """``offset == Int<0>{}`` holds statically (an int or unsigned 0, or the smem_ptr flag)."""
     return isinstance(offset, SmemPtrFlag) or (isinstance(offset, int) and not isinstance(offset, bool) and offset == 0)

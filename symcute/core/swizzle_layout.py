@@ -21,7 +21,7 @@ from __future__ import annotations
 from ..errors import LayoutError
 from . import int_tuple as it
 from .common import max_common_layout, max_common_vector
-from .composed import ComposedLayout, UInt32, composition3, is_static_zero
+from .composed import ComposedLayout, MixedBits, UInt32, composition3, is_static_zero, make_mixed_bits, mixed_xor
 from .composition import composition
 from .inverse import left_inverse, right_inverse
 from .layout import Layout, Underscore, format_int_tuple, make_layout, slice_
@@ -29,6 +29,7 @@ from .products import logical_product
 from .recast import check_n, downcast, recast_layout, recast_ratio, upcast
 from .swizzle import Swizzle, compose_swizzles, downcast_swizzle, make_swizzle, upcast_swizzle
 from .hook import note
+from .integer import DynamicInt
 
 _U32 = 0xFFFFFFFF
 
@@ -125,14 +126,15 @@ def _idx2crd(idx, shape):
     return it.idx2crd(idx, shape)
 
 
-def _to_mixed_bits(shape, stride, coord) -> int:
-    """CuTe's ``to_mixed_bits`` for static values: xor over the modes of ``(c*d) & ((s-1)*d)``, as uint32."""
+def _to_mixed_bits(shape, stride, coord):
+    """CuTe's ``to_mixed_bits``: the xor over the modes of ``make_mixed_bits(_0, c*d, (s-1)*d)`` (uint32): a
+    static int, or a :class:`MixedBits` whose run-time bits are those of ``(s-1)*d`` where ``c*d`` is run-time."""
     if isinstance(shape, tuple) and isinstance(stride, tuple) and isinstance(coord, tuple):
         if not len(shape) == len(stride) == len(coord):
             raise LayoutError("to_mixed_bits: Mismatched ranks")
-        acc = 0
+        acc = UInt32(0)
         for s, d, c in zip(shape, stride, coord):
-            acc ^= _to_mixed_bits(s, d, c)
+            acc = mixed_xor(acc, _to_mixed_bits(s, d, c))
         return acc
     if isinstance(shape, tuple) or isinstance(stride, tuple) or isinstance(coord, tuple):
         raise LayoutError("to_mixed_bits: Either Shape, Stride, and Coord must be all tuples, or they must be all "
@@ -142,7 +144,18 @@ def _to_mixed_bits(shape, stride, coord) -> int:
     sd = shape * stride
     if sd != 0 and sd & (sd - 1) != 0:
         raise LayoutError(f"to_mixed_bits: Requires pow2 shape*stride. (shape {shape} * stride {stride})")
-    return (coord * stride) & (((shape - 1) * stride) & _U32)
+    f = ((shape - 1) * stride) & _U32
+    cd = coord * stride
+    if not isinstance(cd, DynamicInt):
+        return UInt32(int(cd) & f)
+    return make_mixed_bits(0, int(cd), f)
+
+
+def _runtime_bits(x) -> int:
+    """The run-time bits of an offset: a MixedBits' flags, every bit of a run-time int, none of a static one."""
+    if isinstance(x, MixedBits):
+        return x.flags
+    return _U32 if isinstance(x, DynamicInt) else 0
 
 
 def _swizzle_u32(sw: Swizzle, x: int) -> int:
@@ -151,11 +164,18 @@ def _swizzle_u32(sw: Swizzle, x: int) -> int:
     return (x ^ (y >> sw.shift if sw.shift >= 0 else y << -sw.shift)) & _U32
 
 
-def _swizzle_strides(z_is_lower: bool, z: int, y: int, offset: int, bits: int) -> tuple:
-    """CuTe's ``detail::make_swizzle_strides``: the stride of each swizzled bit once ``offset`` is fixed."""
+def _swizzle_strides(z_is_lower: bool, z: int, y: int, offset: int, bits: int, mask: int = 0) -> tuple:
+    """CuTe's ``detail::make_swizzle_strides``: the stride of each swizzled bit once ``offset`` is fixed.
+
+    ``mask``: the run-time bits of ``offset``; where the tested bit is one of them CuTe's
+    ``conditional_return`` chooses at run time, so the stride is a run-time int.
+    """
+    def pick(bit: int, a: int, b: int):
+        v = a if offset & bit == 0 else b
+        return DynamicInt(v) if mask & bit else v
     if z_is_lower:
-        return tuple(z << i if offset & (y << i) == 0 else -(z << i) for i in range(bits))
-    return tuple((y + z) << i if offset & (z << i) == 0 else (y - z) << i for i in range(bits))
+        return tuple(pick(y << i, z << i, -(z << i)) for i in range(bits))
+    return tuple(pick(z << i, (y + z) << i, (y - z) << i) for i in range(bits))
 
 
 def _swizzle_projections(sw: Swizzle):
@@ -194,8 +214,12 @@ def slice_and_offset_swizzled(coord, layout: ComposedLayout):
     diced_coord = _dice(coord, coord)
     diced_anti = composition(anti, diced)
     diced_only = composition(only, diced)
-    offset_only_zy = UInt32(int(o) ^ _to_mixed_bits(diced_only.shape, diced_only.stride,
-                                                   _idx2crd(diced_coord, diced_only.shape)))
+    mixed = _to_mixed_bits(diced_only.shape, diced_only.stride, _idx2crd(diced_coord, diced_only.shape))
+    if _runtime_bits(o) == _U32:   # a run-time int offset: CuTe's ^ gives a run-time uint32_t
+        offset_only_zy = DynamicInt((int(o) ^ int(mixed)) & _U32)
+    else:
+        offset_only_zy = mixed_xor(o, mixed)
+    mixed_mask = _runtime_bits(offset_only_zy)
     offset_anti_zy = diced_anti(diced_coord)
     sliced_only = composition(only, sliced)
     active = sliced_only(sliced_only.size() - 1)
@@ -207,8 +231,8 @@ def slice_and_offset_swizzled(coord, layout: ComposedLayout):
     z = a.zzz_msk & -a.zzz_msk
     y = a.yyy_msk & -a.yyy_msk
     m, s = a.base, abs(a.shift)
-    stride_lo = _swizzle_strides(z < y, z, y, offset_only_zy, a.bits)
-    stride_hi = _swizzle_strides(z > y, z, y, offset_only_zy, a.bits)
+    stride_lo = _swizzle_strides(z < y, z, y, offset_only_zy, a.bits, mixed_mask)
+    stride_hi = _swizzle_strides(z > y, z, y, offset_only_zy, a.bits, mixed_mask)
     swizzle_layout = Layout((1 << m, (2,) * a.bits, 1 << (s - a.bits), (2,) * a.bits, 1),
                             (1, stride_lo, 1 << (m + a.bits), stride_hi, 1 << (m + a.bits + s)))
     return composition(swizzle_layout, sliced), UInt32(_swizzle_u32(a, offset_only_zy) + offset_anti_zy)

@@ -128,3 +128,30 @@ def test_recast_and_local_tile_of_pointer_tensors():
     assert str(r) == "smem_ptr[128b](0x20) o (16,1):(1,1)"   # upcast<8>: a stride-1 mode keeps stride 1
     tile = local_tile(make_tensor(make_gmem_ptr("float"), Layout((64, 64))), (16, 32), (1, 1))
     assert str(tile) == "gmem_ptr[32b](0x2040) o (16,32):(1,64)"
+
+
+def test_a_run_time_thread_index_keeps_run_time_swizzle_strides():
+    """CuTe's slice_and_offset at a run-time coordinate: the per-bit strides of a decayed swizzle are run-time
+    ints (conditional_return on run-time bits), which coalesce does not merge; the values are the static ones."""
+    from symcute.core.integer import dynamic
+    m = sc.make_tiled_mma(*SM80)
+    tc = sc.make_tiled_copy_A(sc.copy_atom("SM75_U32x4_LDSM_N", "half_t"), m)
+    t = make_tensor(make_smem_ptr("half_t"), sc.parse_layout("Sw<3,3,3> o 0 o (32,64,3):(64,1,2048)"))
+    static, run_time = tc.get_slice(9).partition_S(t), tc.get_slice(dynamic(9)).partition_S(t)
+    assert str(static.layout()) == "((8,1),1,4,3):((1,0),0,16,2048)"
+    assert run_time.layout().cute_str() == "((_8,_1),_1,(_2,_2),_3):((_1,_0),_0,(16,32),_2048)"
+    assert _elements(static) == _elements(run_time)
+
+
+def test_mixed_bits_offset_of_a_swizzle_that_cannot_decay():
+    from symcute.core.composed import MixedBits, make_mixed_bits, mixed_xor
+    from symcute.core.integer import dynamic
+    assert make_mixed_bits(16, 5, 16) == 16 and not isinstance(make_mixed_bits(16, 5, 16), MixedBits)
+    x = mixed_xor(make_mixed_bits(0, 144, 400), 3)
+    assert isinstance(x, MixedBits) and str(x) == "M_3|(144&400)=147"
+    m = sc.make_tiled_mma(*SM80)
+    t = make_tensor(make_smem_ptr("half_t"), sc.tile_to_shape(sc.parse_layout("Sw<3,3,3> o 0 o (64,8):(1,64)"),
+                                                               (64, 64, 3)))
+    part = m.get_slice(dynamic(37)).partition_A(t)
+    assert str(part.layout()).startswith("Sw<3,3,3> o M_0|(144&400)=144 o ")
+    assert _elements(part) == _elements(m.get_slice(37).partition_A(t))

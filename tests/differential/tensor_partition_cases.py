@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import symcute as sc
 from symcute.core import Layout, _
+from symcute.core.integer import dynamic
 from symcute.core.pointer import make_gmem_ptr, make_smem_ptr
 from symcute.core.tensor import local_partition, local_tile, make_tensor
 from symcute.oracle import cpp_value
@@ -56,6 +57,11 @@ def gmem_tensor(shape, vtype: str, offset: int = 0):
     return make_tensor(make_gmem_ptr(vtype, offset), lay), cpp
 
 
+def _thr(i: int, dyn: bool):
+    """(symcute thread index, C++ argument of get_slice): a run-time ``int`` or a static ``Int<i>``."""
+    return (dynamic(i), f"int({i})") if dyn else (i, f"Int<{i}>{{}}")
+
+
 def _text(*values) -> str:
     return "|".join(str(v) for v in values)
 
@@ -74,17 +80,18 @@ DESC_FIELDS = ('print(int(F.data().desc_.bitfield.leading_byte_offset_)); print(
 
 
 def mma_case(op: str, name: str, atom_layout, perms, vtype: str, spec, thr_idx: int, tag: str, c_type: str,
-             desc: bool = False) -> Case:
+             desc: bool = False, dyn: bool = False) -> Case:
     """partition_X / partition_fragment_X of an smem tensor of operand ``op`` (A or B), partition_C and
-    partition_fragment_C of a gmem C tensor, for thread ``thr_idx`` (a static index)."""
+    partition_fragment_C of a gmem C tensor, for thread ``thr_idx`` (static, or run-time with ``dyn``)."""
     t, t_cpp = smem_tensor(spec, vtype)
+    idx, idx_cpp = _thr(thr_idx, dyn)
     expr = tiled_mma_expr(name, atom_layout, perms)
 
     def compute():
         m = sc.make_tiled_mma(name, atom_layout, perms)
         tm, tn = m.tile_size(0), m.tile_size(1)
         c, _cc = gmem_tensor((tm, tn), c_type)
-        s = m.get_slice(thr_idx)
+        s = m.get_slice(idx)
         part = getattr(s, f"partition_{op}")(t)
         frg = getattr(s, f"partition_fragment_{op}")(t)
         out = [t, part, frg if desc else frg.layout()]
@@ -96,53 +103,57 @@ def mma_case(op: str, name: str, atom_layout, perms, vtype: str, spec, thr_idx: 
     m0 = sc.make_tiled_mma(name, atom_layout, perms)
     c_cpp = gmem_tensor((m0.tile_size(0), m0.tile_size(1)), c_type)[1]
     frg_print = "print(F);" if desc else "print(F.layout());"
-    body = (f"auto mma = {expr}; auto t = {t_cpp}; auto c = {c_cpp}; auto s = mma.get_slice(Int<{thr_idx}>{{}}); "
+    body = (f"auto mma = {expr}; auto t = {t_cpp}; auto c = {c_cpp}; auto s = mma.get_slice({idx_cpp}); "
             f"auto P = s.partition_{op}(t); auto F = s.partition_fragment_{op}(t); "
             f"print(t); print(\"|\"); print(P); print(\"|\"); {frg_print} "
             + (f'print("|"); {DESC_FIELDS} ' if desc else "")
             + 'print("|"); print(s.partition_C(c)); print("|"); print(s.partition_fragment_C(c).layout());')
-    return Case(f"mma_{op}#{tag}#{name}#{atom_layout}#{spec}#{thr_idx}", f"mma_partition_{op}",
+    return Case(f"mma_{op}#{tag}#{name}#{atom_layout}#{spec}#{thr_idx}#{'dyn' if dyn else 'static'}",
+                f"mma_partition_{op}",
                 f"make_tiled_mma({name!r}, {atom_layout}, {perms}).get_slice({thr_idx}).partition_{op}({t})",
                 body, compute)
 
 
-def copy_case(copy_name: str, vtype: str, mma, spec, thr_idx: int, tag: str) -> Case:
+def copy_case(copy_name: str, vtype: str, mma, spec, thr_idx: int, tag: str, dyn: bool = False) -> Case:
     """make_tiled_copy_A(Copy_Atom<copy, T>, mma): partition_S of an smem tensor, retile_D of the MMA's
     A fragment of that tensor."""
     name, atom_layout, perms = mma
     t, t_cpp = smem_tensor(spec, vtype)
+    idx, idx_cpp = _thr(thr_idx, dyn)
 
     def compute():
         m = sc.make_tiled_mma(name, atom_layout, perms)
         tc = sc.make_tiled_copy_A(sc.copy_atom(copy_name, vtype), m)
-        s = tc.get_slice(thr_idx)
-        frg = m.get_slice(thr_idx).partition_fragment_A(t)
+        s = tc.get_slice(idx)
+        frg = m.get_slice(idx).partition_fragment_A(t)
         return _text(s.partition_S(t), s.retile_D(frg).layout(), tc.retile(s.partition_S(t)).layout())
 
     body = (f"auto mma = {tiled_mma_expr(name, atom_layout, perms)}; "
             f"auto tc = make_tiled_copy_A(Copy_Atom<{copy_name},{vtype}>{{}}, mma); auto t = {t_cpp}; "
-            f"auto s = tc.get_slice(Int<{thr_idx}>{{}}); "
-            f"auto F = mma.get_slice(Int<{thr_idx}>{{}}).partition_fragment_A(t); "
+            f"auto s = tc.get_slice({idx_cpp}); "
+            f"auto F = mma.get_slice({idx_cpp}).partition_fragment_A(t); "
             + sep_prints("s.partition_S(t)", "s.retile_D(F).layout()", "tc.retile(s.partition_S(t)).layout()"))
-    return Case(f"copy#{tag}#{copy_name}#{name}#{spec}#{thr_idx}", "copy_partition",
+    return Case(f"copy#{tag}#{copy_name}#{name}#{spec}#{thr_idx}#{'dyn' if dyn else 'static'}", "copy_partition",
                 f"make_tiled_copy_A(copy_atom({copy_name!r}, {vtype!r}), mma).get_slice({thr_idx}).partition_S({t})",
                 body, compute)
 
 
-def g2s_case(copy_name: str, vtype: str, thr: Layout, val: Layout, spec, gshape, thr_idx: int, tag: str) -> Case:
+def g2s_case(copy_name: str, vtype: str, thr: Layout, val: Layout, spec, gshape, thr_idx: int, tag: str,
+             dyn: bool = False) -> Case:
     """A G2S tiled copy: partition_S of a gmem tile, partition_D of a (swizzled) smem tile with stages."""
     t, t_cpp = smem_tensor(spec, vtype)
+    idx, idx_cpp = _thr(thr_idx, dyn)
     g, g_cpp = gmem_tensor(gshape, vtype, 64)
 
     def compute():
         tc = sc.make_tiled_copy(sc.copy_atom(copy_name, vtype), thr, val)
-        s = tc.get_slice(thr_idx)
+        s = tc.get_slice(idx)
         return _text(s.partition_S(g), s.partition_D(t))
 
     body = (f"auto tc = make_tiled_copy(Copy_Atom<{copy_name},{vtype}>{{}}, {layout_type(thr)}{{}}, "
-            f"{layout_type(val)}{{}}); auto t = {t_cpp}; auto g = {g_cpp}; auto s = tc.get_slice(Int<{thr_idx}>{{}}); "
+            f"{layout_type(val)}{{}}); auto t = {t_cpp}; auto g = {g_cpp}; auto s = tc.get_slice({idx_cpp}); "
             + sep_prints("s.partition_S(g)", "s.partition_D(t)"))
-    return Case(f"g2s#{tag}#{copy_name}#{spec}#{thr_idx}", "g2s_partition",
+    return Case(f"g2s#{tag}#{copy_name}#{spec}#{thr_idx}#{'dyn' if dyn else 'static'}", "g2s_partition",
                 f"make_tiled_copy(copy_atom({copy_name!r}, {vtype!r}), {thr}, {val}).get_slice({thr_idx})"
                 f".partition_D({t})", body, compute)
 
@@ -186,11 +197,16 @@ def cases() -> list[Case]:
         for thr in (0, 9, 70):
             out.append(copy_case("SM75_U32x4_LDSM_N", "half_t", SM80, spec, thr, "ldsm"))
         out.append(copy_case("SM75_U32x2_LDSM_N", "half_t", SM80_PERM, spec, 33, "ldsm2"))
+        # a run-time thread index (threadIdx.x): the swizzle decays to run-time per-bit strides
+        out.append(mma_case("A", *SM80, "half_t", spec, 37, "sm80", "half_t", dyn=True))
+        out.append(copy_case("SM75_U32x4_LDSM_N", "half_t", SM80, spec, 9, "ldsm", dyn=True))
     g2s = (Layout((16, 8), (8, 1)), Layout((1, 8)))
     for spec in [("swizzled", "Sw<3,3,3> o 0 o (8,64):(64,1)", (128, 64, 3)),
                  ("gmma", "GMMA::Layout_K_SW128_Atom", (128, 64, 3)), ("plain", "(128,64,3):(64,1,8192)")]:
         for thr in (0, 13, 127):
             out.append(g2s_case("SM80_CP_ASYNC_CACHEALWAYS<uint128_t>", "half_t", *g2s, spec, (128, 64), thr, "cpasync"))
+        out.append(g2s_case("SM80_CP_ASYNC_CACHEALWAYS<uint128_t>", "half_t", *g2s, spec, (128, 64), 13, "cpasync",
+                            dyn=True))
     for spec, tiler, coord in [(("swizzled", "Sw<3,3,3> o 0 o (8,64):(64,1)", (128, 64, 3)), (32, 64), (1, 0, _)),
                                (("gmma", "GMMA::Layout_K_SW128_Atom", (128, 64, 3)), (64, 32), (1, 1, _)),
                                (("gmma", "GMMA::Layout_MN_SW128_Atom", (128, 64, 3)), (64, 64), (1, 0, _))]:
@@ -207,6 +223,8 @@ def cases() -> list[Case]:
             out.append(mma_case("A", kk, lay, None, "half_t", ("gmma", atom, shape), thr, "sm90", "half_t", True))
         out.append(mma_case("B", kk, (1, 1, 1), None, "half_t", ("gmma", atom, (64, 64, 2)), 77, "sm90", "half_t",
                             True))
+        out.append(mma_case("A", kk, (2, 1, 1), None, "half_t", ("gmma", atom, (128, 64, 4)), 200, "sm90", "half_t",
+                            True, dyn=True))
     for atom in mn_atoms:
         out.append(mma_case("A", mnmn, (2, 1, 1), None, "half_t", ("gmma", atom, (128, 64, 3)), 129, "sm90mn",
                             "float", True))
