@@ -288,7 +288,8 @@ def _decide(claim: Claim, limit) -> Proof:
                 p = prover.is_injective(whole, limit=0)
             if p.proved:
                 return Proof(Phrase(Statement.INJECTIVE, a=term_text(L), n=n), "proved", p.method, p.certificate,
-                             reason=Phrase(Reason.WHOLE_INJECTIVE, a=term_text(whole), size=size_of(whole), n=n))
+                             reason=Phrase(Reason.WHOLE_INJECTIVE, a=term_text(whole), size=size_of(whole), n=n),
+                             claim=p.claim)   # the certificate states the whole domain's claim, which implies it
         return prover.is_injective(L, limit)
     if k == "surjective":
         if n is not None:   # a value the whole domain never takes is not taken on a part of it either
@@ -297,7 +298,8 @@ def _decide(claim: Claim, limit) -> Proof:
             if p.refuted and "missing value" in (p.counterexample or {}):
                 return Proof(Phrase(Statement.SURJECTIVE, a=term_text(L), size=n, n=o("onto")), "refuted",
                              p.method, p.certificate, p.counterexample,
-                             reason=Phrase(Reason.ON_WHOLE_DOMAIN, why=p.reason, size=size_of(whole), n=n))
+                             reason=Phrase(Reason.ON_WHOLE_DOMAIN, why=p.reason, size=size_of(whole), n=n),
+                             claim=p.claim)   # a value missed on the whole domain is missed on a part of it
         return prover.is_surjective(L, o("onto"), limit)
     if k == "bijective":
         return prover.is_bijective(L, o("onto"), limit)

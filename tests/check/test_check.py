@@ -650,3 +650,16 @@ def test_every_document_that_prints_a_verdict_ships_its_certificates_or_says_why
         d = json.loads((root / f"{doc.name.split('.')[0]}.certificates.json").read_text())
         assert d["certificates"] or d["not_stated"], doc.name
     assert printing >= 10
+
+
+def test_a_sub_domain_verdict_decided_on_the_whole_domain_ships_the_whole_domains_certificate():
+    """injective on [0, size) implies injective on [0, n); a value missed on [0, size) is missed on [0, n): the
+    certificate states the whole domain's claim the prover decided (these verdicts had no certificate)."""
+    L = parse_layout("(4,8):(1,4)")
+    p = C.prove_claim(C.injective(L, 8))
+    c = p.certificate_file()
+    assert p.proved and c["claim"] == {"kind": "injective", "terms": ["(4,8):(1,4)"], "n": 32}
+    assert check.check(c).status == "ok"
+    q = C.prove_claim(C.surjective(parse_layout("(4,8):(2,8)"), 4, 8))
+    c = q.certificate_file()
+    assert q.refuted and c["claim"]["size"] == 32 and check.check(c).status == "ok"
