@@ -78,8 +78,15 @@ class KernelCheck:
         return {"kernel": self.kernel.source, "claims": {k: c.to_dict() for k, c in self.claims.items()}}
 
 
-def check(kernel: Kernel, claims=None) -> KernelCheck:
-    """Decide the claims (``claims``: ids to decide, default all) of ``kernel``."""
+def check(kernel, claims=None) -> KernelCheck:
+    """Decide the claims (``claims``: ids to decide, default every claim but the G2S bank claims) of
+    ``kernel``: a :class:`Kernel`, a path to a TOML description, or a dict of its tables."""
+    if isinstance(kernel, dict):
+        from .description import from_dict
+        kernel = from_dict(kernel)
+    elif not isinstance(kernel, Kernel):
+        from .description import load
+        kernel = load(kernel)
     deciders = {
         "a.load": lambda: decide_load(kernel, "a"),
         "b.load": lambda: decide_load(kernel, "b"),

@@ -123,7 +123,11 @@ def load(path) -> Kernel:
 
 
 def from_dict(data: dict, source: str = "kernel") -> Kernel:
-    """The kernel described by ``data`` (the TOML file's tables as a dict)."""
+    """The kernel described by ``data`` (the TOML file's tables as a dict).
+
+    In Python a value may also be symcute's own object instead of its expression: a TiledMMA for
+    ``[mma] tiled``, a TiledCopy for ``g2s``/``s2r``/``epilogue``, a Layout or ComposedLayout for
+    ``smem`` (``gmem`` stays an expression over the parameters)."""
     if not isinstance(data, dict):
         raise SymcuteError(f"{source}: a kernel description is a table of tables, got {type(data).__name__}")
     for table in data:
@@ -218,6 +222,8 @@ class _Reader:
 
     def text(self, table: str, key: str) -> str:
         v = self.get(table, key)
+        if _is_object(v) and key != "gmem":   # a Python value (from_dict): its CuTe print, for messages
+            return _one_line(str(v))
         if not isinstance(v, str):
             raise SymcuteError(f"{self._where(table, key)} must be a string (an expression), got {_kind(v)}")
         if len(v) > MAX_EXPR_CHARS:
@@ -305,6 +311,11 @@ class _Reader:
     def value(self, table: str, key: str, kinds, what: str, env: dict, text: str | None = None):
         """The value of the expression ``[table] key`` (``symcute.expr.evaluate``), of one of ``kinds``."""
         from ..expr import evaluate
+        raw = self.get(table, key)
+        if _is_object(raw) and key != "gmem":   # gmem stays text: residue evaluates it at concrete sizes
+            if not isinstance(raw, kinds):
+                raise SymcuteError(f"{self._where(table, key)}: expected {what}, got {type(raw).__name__}")
+            return raw
         text = self.text(table, key) if text is None else text
         try:
             v = evaluate(text, env)
@@ -352,6 +363,11 @@ class _Reader:
                        gmem=self.gmem(name, env, 2, pshape), smem_text=self.text(name, "smem"), smem=smem,
                        g2s_text=self.text(name, "g2s"), g2s=g2s, s2r_text=s2r_text, s2r=s2r,
                        partition=partition, predicate=self.boolean(name, "predicate"))
+
+
+def _is_object(v) -> bool:
+    """A value of symcute itself given in Python (``from_dict``) instead of an expression."""
+    return isinstance(v, (TiledCopy, TiledMMA, Layout, ComposedLayout))
 
 
 def _clip(v, n: int = 60) -> str:

@@ -504,3 +504,21 @@ def test_joint_maps_are_cutes_per_thread_partitions(tmp_path):
                         part = tc.partition_S(ref) if role == "S" else tc.partition_D(ref)
                         off = tc.partition_offset(role, ref)
                         assert [off + part(j) for j in range(part.size())] == joint[t].tolist(), (k.source, role, t)
+
+
+def test_python_values_in_place_of_expressions():
+    import tomllib
+    data = tomllib.loads(NT.read_text())
+    mma = evaluate(data["mma"]["tiled"])
+    data["mma"]["tiled"] = mma
+    data["a"]["g2s"] = evaluate(data["a"]["g2s"])
+    data["a"]["s2r"] = evaluate("make_tiled_copy_A(Copy_Atom<UniversalCopy<float>,float>{}, mma)", {"mma": mma})
+    data["b"]["smem"] = evaluate(data["b"]["smem"])
+    r = check(data)
+    assert r.claims["gemm"].verdict == "proved" and r.claims["a.fragment"].verdict == "proved"
+    data["a"]["s2r"] = evaluate("make_tiled_copy_B(Copy_Atom<UniversalCopy<float>,float>{}, mma)", {"mma": mma})
+    assert check(data, ["a.fragment"]).claims["a.fragment"].verdict == "refuted"
+    data["a"]["g2s"] = mma
+    with pytest.raises(SymcuteError, match=r"\[a\] g2s: expected a TiledCopy"):
+        check(data)
+    assert check(str(NT), ["c.store"]).claims["c.store"].verdict == "proved"   # a path
