@@ -6,7 +6,8 @@ evaluating with core at cheap inputs, :mod:`symcute.symbolic.probe`; ``"z3"`` or
 ``"isl"``), or
 ``(None, None, why none did, "none")`` (why: a :class:`~symcute.symbolic.vocabulary.Phrase`; a
 decided query's evidence is the back-end's own text).  Z3 answers within its
-own timeout; ISL has no reliable interrupt (its operation bound does not cover
+own resource budget (a count of its steps, the same on any machine:
+:func:`z3_backend.rlimit`); ISL has no reliable interrupt (its operation bound does not cover
 every step), so each ISL query runs in a forked child that is stopped after
 ``ISL_SECONDS``.  Neither back-end is trusted for a counterexample: the prover
 re-evaluates every witness with core.
@@ -66,8 +67,10 @@ def _modes(x) -> int:
 
 @contextlib.contextmanager
 def time_budget(z3_ms: int, isl_seconds: float):
-    """Within the block, Z3 gives up after ``z3_ms`` and ISL after ``isl_seconds`` (for quick checks such as
-    calc's contract warning, which must not hold up printing CuTe's value)."""
+    """Within the block, Z3 gives up after ``z3_ms`` worth of its resource units (a work budget:
+    ``z3_backend.RLIMIT_PER_MS`` units per millisecond, the same stop on any machine) and ISL after
+    ``isl_seconds`` (for quick checks such as calc's contract warning, which must not hold up printing
+    CuTe's value)."""
     global ISL_SECONDS
     old = z3_backend.TIMEOUT_MS, ISL_SECONDS
     z3_backend.TIMEOUT_MS, ISL_SECONDS = min(z3_ms, old[0]), min(isl_seconds, old[1])
@@ -93,7 +96,9 @@ def cheap_budget(n: int, limit=None):
     return contextlib.nullcontext()
 
 
-def decide(question: str, *args):
+def decide(question: str, *args, isl: bool = True):
+    """See the module doc; ``isl=False`` asks Z3 only (the caller enumerates next, which decides exactly and
+    sooner than ISL's worker could start and answer)."""
     if not ENABLED:
         return None, None, Phrase(Reason.EXACT_OFF), "none"
     args = tuple(_plain(a) for a in args)
@@ -112,7 +117,7 @@ def decide(question: str, *args):
                 notes.append(Phrase(Reason.BACKEND_NOTE, backend="Z3", detail=str(e)))
         else:
             notes.append(z3_backend.INSTALL_HINT)
-    if question in _ISL:
+    if question in _ISL and isl:
         if isl_backend.available():
             try:
                 return _bounded(_ISL[question], args, ISL_SECONDS) + ("isl",)

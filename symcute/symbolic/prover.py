@@ -57,6 +57,23 @@ def _exact(question: str, *args):
     return exact.decide(question, *args)
 
 
+# Z3's budget where enumeration follows and is cheap (at most exact.CHEAP_ENUMERATION inputs: tens of
+# milliseconds of numpy): sized to the enumeration it may save, about one Z3 resource unit per this many
+# inputs (2^20 inputs: 16,384 units, ~10-20 ms; a simple Z3 proof takes ~10,000).
+INPUTS_PER_Z3_UNIT = 64
+
+
+def _exact_then_enumerate(question: str, n: int, limit, *args):
+    """:func:`_exact` where the caller enumerates ``n`` inputs when it cannot decide: on a cheap domain Z3
+    alone with a budget sized to the enumeration, no ISL (enumeration decides exactly, sooner)."""
+    if n <= min(exhaustive_limit(limit), exact.CHEAP_ENUMERATION):
+        from . import z3_backend
+        ms = max(1, n // (INPUTS_PER_Z3_UNIT * z3_backend.RLIMIT_PER_MS))
+        with exact.time_budget(ms, exact.ISL_SECONDS):
+            return exact.decide(question, *args, isl=False)
+    return _exact(question, *args)
+
+
 def _exact_certificate(evidence: str, what: Phrase, method: str) -> Certificate:
     return Certificate(method, Table([Column.EXACT_QUERY, Column.RESULT], [[what, evidence]]),
                        (Phrase(Condition.PROBED_INPUTS if method == Method.PROBE else Condition.EXACT_ENCODING),))
@@ -254,7 +271,7 @@ def _flatten_compose(term) -> list:
 def _exhaustive_equal(lhs, rhs, n, statement, why, limit, labels, names=None) -> Proof:
     lim = exhaustive_limit(limit)
     if not _enumerate_first(n, limit):
-        holds, q, evidence, method = _exact("equal", lhs, rhs, n)
+        holds, q, evidence, method = _exact_then_enumerate("equal", n, limit, lhs, rhs, n)
         if holds is not None:
             cert = _exact_certificate(evidence, Phrase(Query.DIFFERENT_INDICES), method)
             if holds:
@@ -400,7 +417,7 @@ def _collision(L, statement, x, y, why, digits, cert=None) -> Proof:
 def _exhaustive_injective(L, n, statement, why, limit) -> Proof:
     lim = exhaustive_limit(limit)
     if not _enumerate_first(n, limit):
-        holds, pair, evidence, method = _exact("injective", L, n)
+        holds, pair, evidence, method = _exact_then_enumerate("injective", n, limit, L, n)
         if holds is not None:
             cert = _exact_certificate(evidence, Phrase(Query.EQUAL_PAIRS), method)
             if holds:
@@ -496,7 +513,7 @@ def confirm_missing(term, size: int, value: int):
 def _exhaustive_surjective(L, size, n, statement, why, limit) -> Proof:
     lim = exhaustive_limit(limit)
     if not _enumerate_first(max(size, n), limit):
-        holds, y, evidence, method = _exact("covers", L, size, n)
+        holds, y, evidence, method = _exact_then_enumerate("covers", max(size, n), limit, L, size, n)
         if holds is not None:
             cert = _exact_certificate(evidence, Phrase(Query.OUTSIDE_IMAGE, n=n), method)
             if holds:

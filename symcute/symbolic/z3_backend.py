@@ -7,8 +7,9 @@ digit unbounded above: CuTe's last mode takes any overflow), and the value is
 truncation).  Swizzle bits are ``(v / 2^k) % 2`` (division by constants), a
 composition substitutes one term into the next.  Each claim is the
 satisfiability of its negation: "sat" gives a counterexample (re-evaluated
-with core by the prover), "unsat" is the proof, and a solver that runs past
-``TIMEOUT_MS`` says "unknown" (the claim stays undecided).
+with core by the prover), "unsat" is the proof, and a solver that spends its
+resource budget (:func:`rlimit`, a count of Z3's steps, not a time) says
+"unknown" (the claim stays undecided).
 
 Only existential questions are asked here (two sides differ somewhere, two
 indices collide, a value falls outside a range, two images meet); coverage
@@ -24,7 +25,20 @@ from ..errors import SymcuteError
 from .formula import Formula
 from .isl_backend import SIGN_EXTENDED_RANGE, Exhausted, NotRepresentable
 
+# Z3's budget is a work budget: its resource count (``rlimit``), which counts the solver's own steps, so a
+# query stops at the same point on any machine and under any load.  Budgets are stated in milliseconds of
+# this machine's Z3 (``TIMEOUT_MS``, exact.time_budget) and converted at the fixed rate RLIMIT_PER_MS
+# (measured: 0.5-1.4 million units per second on the 2-core development machine under load).  A
+# wall-clock stop remains only as a safety net far past the budget (SAFETY_FACTOR times it), for a step
+# the resource count does not cover.
 TIMEOUT_MS = 5_000
+RLIMIT_PER_MS = 1_000
+SAFETY_FACTOR = 20
+
+
+def rlimit() -> int:
+    """The resource units one query may spend: the budget ``TIMEOUT_MS`` at ``RLIMIT_PER_MS``."""
+    return max(1, TIMEOUT_MS * RLIMIT_PER_MS)
 
 INSTALL_HINT = "the SMT back-end needs z3-solver: pip install z3-solver (a dependency of symcute)"
 
@@ -146,7 +160,8 @@ def to_z3(L, q=None):
 def _solver():
     z3 = _z3()
     s = z3.Solver()
-    s.set("timeout", TIMEOUT_MS)
+    s.set("rlimit", rlimit())
+    s.set("timeout", TIMEOUT_MS * SAFETY_FACTOR)
     return s
 
 
@@ -169,7 +184,8 @@ def _decide(s, enc, negation, *witness):
     if r == z3.sat:
         m = s.model()
         return False, tuple(m.evaluate(w, model_completion=True).as_long() for w in witness)
-    raise Exhausted(f"Z3 gave up after {TIMEOUT_MS} ms (symcute.symbolic.z3_backend.TIMEOUT_MS): {s.reason_unknown()}")
+    raise Exhausted(f"Z3 gave up after {rlimit()} resource units (symcute.symbolic.z3_backend.TIMEOUT_MS = "
+                    f"{TIMEOUT_MS} at RLIMIT_PER_MS = {RLIMIT_PER_MS}): {s.reason_unknown()}")
 
 
 def equal(lhs, rhs, n: int):

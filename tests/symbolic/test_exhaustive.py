@@ -151,3 +151,40 @@ def test_the_limit_is_checked_before_evaluating():
         exhaustive.values(Layout(1 << 20, 1), 1 << 20, limit=1 << 10)
     with pytest.raises(LimitError):
         exhaustive.first_difference(Layout(1 << 20, 1), Layout(1 << 20, 1), 1 << 20, limit=1 << 10)
+
+
+def test_a_small_domain_is_enumerated_before_any_solver(monkeypatch):
+    """Up to limits.ENUMERATE_BEFORE_SOLVERS inputs the claim is enumerated: no solver is asked, so neither
+    the verdict nor the method depends on a solver's budget; the bound is the checker's default one."""
+    from symcute import check
+    from symcute.symbolic import exact, limits
+    import symcute.symbolic as sym
+    assert limits.ENUMERATE_BEFORE_SOLVERS <= check.BOUND
+
+    def no_solver(*a, **k):
+        raise AssertionError("a solver was asked before enumeration")
+    monkeypatch.setattr(exact, "decide", no_solver)
+    m = (1 << 16) // 48 * 48
+    sw = ComposedLayout(Swizzle(2, 3, 3), 0, Layout((m // 48, 48), (48, 1)))
+    p = sym.is_injective(Compose(sw, Layout((16, m // 16), (m // 16, 1))))
+    assert p.proved and p.method == "exhaustive"
+    p = sym.is_injective(Compose(sw, Layout((16, m // 16), (m // 16 - 1, 1))))
+    x, y = p.counterexample["indices"]
+    assert p.refuted and p.method == "exhaustive" and x < y
+    term = Compose(sw, Layout((16, m // 16), (m // 16 - 1, 1)))
+    assert evaluate(term, x) == evaluate(term, y)
+    assert len({evaluate(term, i) for i in range(y)}) == y      # y is the first input that repeats a value
+
+
+def test_z3s_budget_is_a_count_of_its_steps():
+    """The same query under a budget of 1,000 resource units stops, every time, and is decided under the
+    default one (no clock involved)."""
+    pytest.importorskip("z3")
+    from symcute.symbolic import exact, z3_backend
+    from symcute.symbolic.isl_backend import Exhausted
+    L = Layout((5, 3, 1 << 16), (3, 4, 15))
+    for _ in range(2):
+        with exact.time_budget(1, 1.0):
+            with pytest.raises(Exhausted, match="1000 resource units"):
+                z3_backend.injective(L, L.size())
+    assert z3_backend.injective(L, L.size())[0] is True

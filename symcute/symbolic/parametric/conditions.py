@@ -28,6 +28,9 @@ from ..vocabulary import Phrase, Reason, Verdict
 
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9]*\Z")
 Z3_TIMEOUT_MS = 500   # per fact; an answer Z3 does not find in time is unknown, never a guess
+# the budget is spent as Z3 resource units at the rate of symcute.symbolic.z3_backend (a work budget: the
+# same answer on any machine), the wall-clock stop only a safety net far past it
+Z3_RLIMIT_PER_MS, Z3_SAFETY_FACTOR = 1_000, 20
 
 
 @dataclass(frozen=True)

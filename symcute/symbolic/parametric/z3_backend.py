@@ -12,7 +12,8 @@ from __future__ import annotations
 import sympy
 
 from ..vocabulary import Phrase, Reason, Verdict
-from .conditions import FactVerdict, Z3_TIMEOUT_MS
+from .conditions import FactVerdict, Z3_RLIMIT_PER_MS as RLIMIT_PER_MS, Z3_SAFETY_FACTOR as SAFETY_FACTOR, \
+    Z3_TIMEOUT_MS
 
 
 class Unsupported(Exception):
@@ -104,7 +105,8 @@ def solver_for(params, extra_symbols=()):
     import z3
     env = {}
     s = z3.Solver()
-    s.set("timeout", Z3_TIMEOUT_MS)
+    s.set("rlimit", Z3_TIMEOUT_MS * RLIMIT_PER_MS)          # a work budget: the same answer on any machine
+    s.set("timeout", Z3_TIMEOUT_MS * SAFETY_FACTOR)         # a safety net only
     for p in params.params:
         v = z3.Int(p.inner.name)
         env[p.inner] = v
