@@ -514,18 +514,23 @@ def decide_residue(kernel: Kernel) -> ClaimResult:
     X (positive multiples of the declared divisor) over one period of ``X mod T``; a predicated operand
     (copy_if against an identity tensor, tiled_copy_if.cu) has none."""
     statement = "every read and write stays inside A, B and C, for every admissible M, N, K"
-    conditions, failures = [], []
+    conditions, failures, zfill = [], [], []
     for op in ("a", "b", "c"):
         x = kernel.operand(op)
         shape = kernel.tile_shape(op)
         if op == "c":
-            L = dp.mma_tv(kernel.mma, "C", shape)
+            L = dp.mma_tv(kernel.mma, "C", shape) if x.epilogue is None else dp.copy_tv(x.epilogue, "D", shape)
             what = "written"
         else:
             L = dp.copy_tv(x.g2s, "S", shape)
             what = "read"
         vals = exhaustive.values(L, size(L))
         if x.predicate:
+            # the skipped elements of a K residue stay in smem from an earlier k-tile: unless the copy fills
+            # them with zeros (cp.async's _ZFILL), the MMA adds their products into every C element
+            c_max = int((vals // shape[0]).max())
+            if op != "c" and _violation(kernel, 2, shape[1], c_max) is not None and "ZFILL" not in x.g2s.atom.name:
+                zfill.append(op)
             continue
         for axis, dim in enumerate(OPERAND_DIMS[op]):
             T = shape[axis]
@@ -538,6 +543,13 @@ def decide_residue(kernel: Kernel) -> ClaimResult:
                 conditions.append(cond)
             if bad is not None:
                 failures.append((op, axis, dim, T, c_max, bad, L, vals, what))
+    if not failures and zfill:
+        ops = " and ".join(o.upper() for o in zfill)
+        return ClaimResult("residue", statement, "unknown", "exact (residues modulo the tile)", conditions=conditions,
+                           why=f"{ops} {'is' if len(zfill) == 1 else 'are'} predicated along K without zero fill: "
+                               f"the skipped smem elements of the last k-tile hold an earlier tile's values, and "
+                               f"whether they are cleared is not modelled",
+                           fix="a _ZFILL cp.async atom (SM80_CP_ASYNC_CACHEALWAYS_ZFILL) or clearing the residue")
     if not failures:
         return ClaimResult("residue", statement, "proved", "exact (residues modulo the tile)", conditions=conditions)
     op, axis, dim, T, c_max, X, L, vals, what = failures[0]

@@ -522,3 +522,14 @@ def test_python_values_in_place_of_expressions():
     with pytest.raises(SymcuteError, match=r"\[a\] g2s: expected a TiledCopy"):
         check(data)
     assert check(str(NT), ["c.store"]).claims["c.store"].verdict == "proved"   # a path
+
+
+def test_predicated_k_residue_needs_zero_fill(tmp_path):
+    text = NT.read_text().replace('params = ["M:128", "N:128", "K:8"]', 'params = ["M:128", "N:128", "K"]')
+    text = text.replace("predicate = false", "predicate = true")
+    p = tmp_path / "k.toml"
+    p.write_text(text)
+    c = check(load(p), ["residue"]).claims["residue"]
+    assert c.verdict == "unknown" and "zero fill" in c.why and c.conditions == ["M % 128 == 0", "N % 128 == 0"]
+    p.write_text(text.replace("SM80_CP_ASYNC_CACHEALWAYS<uint128_t>", "SM80_CP_ASYNC_CACHEALWAYS_ZFILL<uint128_t>"))
+    assert check(load(p), ["residue"]).claims["residue"].verdict == "proved"
