@@ -3,7 +3,8 @@
 A variable is read where its module is first imported (as ``SYMCUTE_EXHAUSTIVE_LIMIT`` is), so a bad
 value stops the command that loads it with an error naming the variable, the value and what it takes --
 never a ``ValueError`` from ``float()`` (``SYMCUTE_ISL_SECONDS=abc`` broke every command that loaded the
-expression language), and never a silently different meaning (``SYMCUTE_EXACT=no`` turned nothing off).
+expression language), and never a silently different meaning (``SYMCUTE_EXACT=no`` turned nothing off, ``SYMCUTE_ORACLE_JOBS=abc``
+was ignored, ``SYMCUTE_ORACLE_CACHE=nein`` left the cache on).
 """
 
 from __future__ import annotations
@@ -46,4 +47,15 @@ def seconds(name: str, default: float, most: float = 86400.0) -> float:
     return value
 
 
-__all__ = ["flag", "seconds"]
+def count(name: str, default: int | None, most: int) -> int | None:
+    """The variable ``name`` as a whole number in [1, most] (ASCII digits); ``default`` when unset or empty."""
+    text = os.environ.get(name, "")
+    if not text.strip():
+        return default
+    word = text.strip()
+    if not (word.isascii() and word.isdigit()) or len(word) > 12 or not 1 <= int(word) <= most:
+        raise SymcuteError(f"{name}={text[:40]!r} is not a whole number in [1, {most}]")
+    return int(word)
+
+
+__all__ = ["count", "flag", "seconds"]

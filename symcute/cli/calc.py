@@ -35,9 +35,20 @@ def set_max_cells(n: int) -> None:
 
 
 def run(args) -> int:
+    """One ``calc`` command; ``--max-cells`` holds for this command only (the bound is restored after it, so
+    an in-process caller -- a notebook, ``symcute.cli.main`` called twice -- keeps its own)."""
+    from ..report import console, pictures
+    saved = pictures.MAX_CELLS, console.MAX_CELLS
+    try:
+        if args.max_cells is not None:
+            set_max_cells(args.max_cells)
+        return _run(args)
+    finally:
+        pictures.MAX_CELLS, console.MAX_CELLS = saved
+
+
+def _run(args) -> int:
     from ..expr.bindings import cute_show, declare_params, evaluate_and_check, parse_lets, show, warning_line, with_params
-    if args.max_cells is not None:
-        set_max_cells(args.max_cells)
     lets = parse_lets(args.let)
     ps = declare_params(args.param)
     lets = with_params(lets, ps)

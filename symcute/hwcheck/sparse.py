@@ -308,6 +308,7 @@ def manifest() -> dict:
             "id": hashlib.sha256(text.encode()).hexdigest()[:16]}
 
 
+@lru_cache(maxsize=1)   # a pure function of SEED, TRIALS, CASES and the catalog: about 3 s of CPU, once
 def program() -> str:
     man = manifest()
     parts = [KERNEL]
@@ -329,6 +330,7 @@ def program() -> str:
         "struct SparseCase { kernel_t kernel; size_t na, nb, nc; };\n", "")
 
 
+@lru_cache(maxsize=1)   # as program(): the same bytes every call
 def inputs() -> bytes:
     out = b""
     for atom, ta, tb, tc in _cases():
@@ -342,6 +344,11 @@ def emit(folder) -> list:
     """Write the sparse probe (program, run.sh, manifest, inputs) as ``folder``, in one directory swap
     (``symcute.files.write_tree``: never through a link, concurrent emits never mix)."""
     from .. import files
+    target = Path(folder)
+    if not target.is_symlink() and (target.exists() and not target.is_dir()):
+        # refused before the probe is generated (seconds of CPU): a FIFO or a file is never a folder
+        files.refuse_special_target(target)
+        raise SymcuteError(f"cannot write into {target}: it is not a directory")
     entries = {"sparse.cu": (program(), files.FILE_MODE), "run.sh": (RUN, files.SCRIPT_MODE),
                "manifest.json": (json.dumps(manifest(), indent=1) + "\n", files.FILE_MODE),
                "inputs.bin": (inputs(), files.FILE_MODE)}

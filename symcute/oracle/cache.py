@@ -18,6 +18,7 @@ import os
 import tempfile
 from pathlib import Path
 
+from symcute import environment
 from symcute.oracle.program import TEMPLATE_ID
 
 FORMAT_VERSION = "1"  # bump when the program template or result fields change
@@ -25,7 +26,7 @@ FORMAT_VERSION = "1"  # bump when the program template or result fields change
 
 def enabled_by_env() -> bool:
     """False when ``SYMCUTE_ORACLE_CACHE`` is ``0``/``false``/``no``/``off``."""
-    return os.environ.get("SYMCUTE_ORACLE_CACHE", "1").strip().lower() not in ("0", "false", "no", "off")
+    return environment.flag("SYMCUTE_ORACLE_CACHE", True)   # any other word than a switch is refused
 
 
 class ResultCache:

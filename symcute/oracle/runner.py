@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Mapping
 
+from symcute import environment
 from symcute.oracle import diagnostics as diag
 from symcute.oracle import program
 from symcute.oracle.cache import ResultCache, enabled_by_env
@@ -95,9 +96,9 @@ class RunStats:
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
 
-def _env_int(name: str) -> int | None:
-    value = os.environ.get(name, "").strip()
-    return int(value) if value.isdigit() and int(value) > 0 else None
+def _env_int(name: str, most: int) -> int | None:
+    """A positive whole-number variable (None when unset); a bad value is a one-line SymcuteError."""
+    return environment.count(name, None, most)
 
 
 def _available_cores() -> int:
@@ -132,9 +133,9 @@ class CuteOracle:
         compile_timeout: float = 900.0,
     ):
         self.toolchain: Toolchain = locate(cxx, include_dirs, cache_dir)
-        self.jobs = jobs or _env_int("SYMCUTE_ORACLE_JOBS") or _available_cores()
-        self.batch_size = batch_size or _env_int("SYMCUTE_ORACLE_BATCH") or DEFAULT_BATCH_SIZE
-        self.use_pch = pch if pch is not None else os.environ.get("SYMCUTE_ORACLE_PCH", "1") != "0"
+        self.jobs = jobs or _env_int("SYMCUTE_ORACLE_JOBS", 4096) or _available_cores()
+        self.batch_size = batch_size or _env_int("SYMCUTE_ORACLE_BATCH", 1 << 20) or DEFAULT_BATCH_SIZE
+        self.use_pch = pch if pch is not None else environment.flag("SYMCUTE_ORACLE_PCH", True)
         use_cache = cache if cache is not None else enabled_by_env()
         self.cache = ResultCache(self.toolchain.cache_dir / "results", self.toolchain.key) if use_cache else None
         self.compile_timeout = compile_timeout

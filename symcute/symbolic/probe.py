@@ -19,9 +19,9 @@ before, so no true claim's verdict can change.  ``SYMCUTE_PROBE=0`` (or
 
 from __future__ import annotations
 
-import os
 import random
 
+from .. import environment
 from ..core import int_tuple as it
 from ..core.composed import ComposedLayout
 from ..core.layout import Layout
@@ -30,7 +30,7 @@ from .formula import Formula
 from .linear import Compose, evaluate
 from .swizzled import SwizzledFormula
 
-ENABLED = os.environ.get("SYMCUTE_PROBE", "1") != "0"
+ENABLED = environment.flag("SYMCUTE_PROBE", True)
 
 # At most this many probe inputs per term: O(modes) of them are structured, and past 256 modes (the exact
 # back-ends' own bound) a probe still costs O(modes) per evaluation, so the total stays bounded by the input.

@@ -35,3 +35,13 @@ def test_max_cells_must_be_positive(cli):
     code, _, err = cli(["calc", "print_layout((4,8):(8,1))", "--max-cells", "0"])
     assert code == 2
     assert err.count("\n") == 1
+
+
+def test_max_cells_holds_for_one_command(cli):
+    """--max-cells was left set after the command: a later in-process call (a notebook, the next fuzz input)
+    drew under the other bound (print_latex of a 100000-cell tile was drawn after a --max-cells 100000000)."""
+    before = pictures.MAX_CELLS, console.MAX_CELLS
+    assert cli(["calc", "print_layout((4,8):(8,1))", "--max-cells", "100000000"]).code == 0
+    assert (pictures.MAX_CELLS, console.MAX_CELLS) == before
+    assert cli(["calc", "print_layout((4,8):(8,1))", "--max-cells", "0"]).code == 2
+    assert (pictures.MAX_CELLS, console.MAX_CELLS) == before

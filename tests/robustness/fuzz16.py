@@ -42,6 +42,7 @@ from pathlib import Path
 from symcute.errors import SymcuteError
 
 from .. import cli_runner
+from .harness import INTERNAL_MESSAGE
 
 CPU_BOUND = {"expr": 3.0, "cli": 6.0, "huge": 8.0, "fs": 10.0}
 DEFAULT_BOUND = 3.0
@@ -202,12 +203,18 @@ def gen_cli(rng):
     return ["derive", "expr", text, *lets, *rng.choice([[], ["--format", "json"], ["--lang", "zh"]])]
 
 
+class InternalMessage(Exception):
+    """A clean error (exit 2, one line) whose text is Python's own message."""
+
+
 def run_cli(argv):
     code, out, err = cli_runner.run_cli(argv)
     if code == 2 and not (err.endswith("\n") and err.count("\n") == 1):
         raise AssertionError(f"exit 2 without exactly one line on stderr: {err[:300]!r}")
     if "Traceback" in err:
         raise AssertionError(f"traceback on stderr: {err[-500:]}")
+    if code == 2 and INTERNAL_MESSAGE.search(err):
+        raise InternalMessage(err.strip()[:400])
     if code not in (0, 1, 2, 3):
         raise AssertionError(f"exit status {code}")
     return code
@@ -463,7 +470,8 @@ for _k in ("derivation", "formula", "proof", "results", "manifest", "user_atoms"
 
 
 def run(kind: str, n: int, seed: int = 16, deadline: float | None = None, log=None) -> Counter:
-    """Run ``n`` inputs of ``kind``; counts by outcome (``crash``, ``hang`` and ``wrote-outside`` must stay 0)."""
+    """Run ``n`` inputs of ``kind``; counts by outcome (``crash``, ``hang``, ``wrote-outside`` and
+    ``internal-message`` -- a clean error carrying Python's own text -- must stay 0)."""
     gen, fn = ENTRIES[kind]
     rng = random.Random(f"{kind}:{seed}")
     bound = CPU_BOUND.get(kind.split(":")[0], DEFAULT_BOUND)
@@ -479,6 +487,12 @@ def run(kind: str, n: int, seed: int = 16, deadline: float | None = None, log=No
             outcome = f"exit {v}" if kind in ("cli", "huge", "fs", "json:user_atoms") else "value"
         except SymcuteError as e:
             outcome = type(e).__name__
+            if INTERNAL_MESSAGE.search(str(e)):
+                outcome = "internal-message"
+                _report(log, kind, i, inp, str(e)[:400])
+        except InternalMessage as e:
+            outcome = "internal-message"
+            _report(log, kind, i, inp, str(e))
         except Hang:
             outcome = "hang"
         except WroteOutside as e:

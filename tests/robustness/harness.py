@@ -3,8 +3,9 @@
 ``outcome(fn, *args)`` runs one input under a CPU-time alarm (SIGPROF, and a
 wider wall-clock one; signals need the main thread, as pytest runs tests) and returns ``("value", v)`` or
 ``("error", e)`` for a :class:`SymcuteError`; anything else -- another
-exception, a RecursionError, a MemoryError, a run past the time bound -- fails
-the test with the input that caused it.
+exception, a RecursionError, a MemoryError, a run past the time bound, a SymcuteError whose text is
+Python's own (``tuple index out of range``: ``INTERNAL_MESSAGE``) -- fails the test with the input that
+caused it.
 
 Sizes: a small sample in CI; ``SYMCUTE_LARGE=1`` runs at least 100,000
 generated inputs per entry point (``SYMCUTE_FUZZ_EXAMPLES=N`` sets any count).
@@ -18,6 +19,7 @@ from __future__ import annotations
 import collections
 import contextlib
 import os
+import re
 import resource
 import signal
 import traceback
@@ -32,6 +34,14 @@ LARGE = large_run()
 TIME_BOUND = float(os.environ.get("SYMCUTE_FUZZ_TIMEOUT", "2"))
 CLI_TIME_BOUND = float(os.environ.get("SYMCUTE_FUZZ_CLI_TIMEOUT", "10"))  # derive renders whole proofs
 WALL_FACTOR = 30  # the wall-clock bound, as a multiple of the CPU bound (CI machines are shared)
+
+# Python's own messages: a clean error must never carry one (it means an internal exception was wrapped)
+INTERNAL_MESSAGE = re.compile(r"index out of range|object has no attribute|not subscriptable|object is not iterable|"
+                      r"unsupported operand type|takes \d+ positional argument|missing \d+ required|"
+                      r"unhashable type|cannot unpack|too many values to unpack|not enough values to unpack|"
+                      r"object is not callable|NoneType|invalid literal for int\(\)|could not convert string|"
+                      r"division by zero(?! \()|modulo by zero|int too large to convert|need at least one array|"
+                      r"maximum recursion depth|bad operand type|has no len\(\)|Traceback")
 
 COUNTS: collections.Counter = collections.Counter()    # entry point -> inputs run
 OUTCOMES: collections.Counter = collections.Counter()  # (entry point, "value" | error class) -> count
@@ -107,6 +117,9 @@ def outcome(entry: str, fn, *args, seconds: float | None = None, **kwargs):
         _fail(f"{entry}: past {bound} s of {_FIRED[0]} (the alarm was swallowed; the input then gave "
               f"{result[0]} {_clip(result[1], 120)}) for input {_show(args, kwargs)}")
     kind, v = result
+    if kind == "error" and INTERNAL_MESSAGE.search(str(v)):
+        _fail(f"{entry}: the {type(v).__name__} carries Python's own message (an internal exception was wrapped) "
+              f"for input {_show(args, kwargs)}: {_clip(str(v), 300)}")
     OUTCOMES[entry, "value" if kind == "value" else type(v).__name__] += 1
     return result
 
