@@ -30,6 +30,9 @@ from ..atoms.builders import (
 from ..atoms.tiled_copy import ThrCopy, TiledCopy
 from ..atoms.tiled_mma import ThrMMA, TiledMMA, make_tiled_mma
 from ..core import Layout, Underscore, _
+from ..core.composed import ComposedLayout
+from ..core.pointer import Pointer
+from ..core.tensor import make_tensor
 from ..errors import LayoutError
 from .language import TypeName
 from .registry import REGISTRY, register_function, register_method
@@ -99,8 +102,15 @@ def _make_tiled_mma(atom, atom_layout=(1, 1, 1), permutations=None):
 
 
 def _make_tensor(*args):
-    """``make_tensor<T>(shape)`` / ``make_tensor(layout)``: a tensor is represented by its layout."""
-    shapes = [a for a in args if not isinstance(a, TypeName)]
+    """``make_tensor<T>(shape)`` / ``make_tensor(layout)``: a tensor is represented by its layout;
+    ``make_tensor(make_smem_ptr<T>(), layout)``: a Tensor over the pointer (CuTe's ``make_tensor(ptr, layout)``)."""
+    ptrs = [a for a in args if isinstance(a, Pointer)]
+    shapes = [a for a in args if not isinstance(a, (TypeName, Pointer))]
+    if ptrs:
+        if len(ptrs) != 1 or len(shapes) != 1 or len(args) != 2:
+            raise LayoutError("make_tensor: expected make_tensor(pointer, layout)")
+        lay = shapes[0]
+        return make_tensor(ptrs[0], lay if isinstance(lay, (Layout, ComposedLayout)) else Layout(lay))
     if len(shapes) != 1:
         raise LayoutError("make_tensor: expected a shape or a layout (and optionally a value type)")
     s = shapes[0]
@@ -244,6 +254,7 @@ _MMA_METHODS = _members("get_layoutA_TV", "get_layoutB_TV", "get_layoutC_TV", "g
                         get_thread_slice="get_slice")
 _THR_MMA_METHODS = _members("partition_A", "partition_B", "partition_C", "partition_fragment_A",
                             "partition_fragment_B", "partition_fragment_C")
+_MMA_METHODS |= _members("make_fragment_A", "make_fragment_B", "make_fragment_C")
 _COPY_METHODS = _members("get_layoutS_TV", "get_layoutD_TV", "tidfrg_S", "tidfrg_D", "retile", "get_slice",
                          "layoutS_TV_names", "layoutD_TV_names", get_thread_slice="get_slice")
 _THR_COPY_METHODS = _members("partition_S", "partition_D", "retile_S", "retile_D")

@@ -17,7 +17,7 @@ from ..core.divide import flat_divide, logical_divide, tiled_divide, zipped_divi
 from ..core.fragment import make_fragment_like
 from ..core.inverse import left_inverse, right_inverse
 from ..core.tensor import (
-    Tensor, dice, inner_partition, local_partition, local_tile, make_identity_tensor, outer_partition,
+    Tensor, dice, inner_partition, local_partition, local_tile, make_identity_tensor, outer_partition, recast,
 )
 from ..core.layout import (
     Layout, append, cosize, flatten, group, make_identity_layout, make_layout, make_layout_like,
@@ -30,6 +30,7 @@ from ..core.numeric import known_types
 from ..core.recast import downcast, recast_layout, upcast
 from ..core.swizzle import Swizzle
 from ..errors import LayoutError
+from ..core.pointer import make_gmem_ptr, make_rmem_ptr, make_smem_ptr, make_tmem_ptr
 from .language import TypeName
 from .registry import REGISTRY, register_function, register_method
 
@@ -164,6 +165,31 @@ for _cls in (Layout, ComposedLayout):
 
     register_method(_cls, "compose", lambda l, *o: l.compose(*o))
     register_method(_cls, "tile", lambda l, *o: l.tile(*o))
+
+def _pointer(maker, name: str):
+    """``make_smem_ptr<T>(offset = 0[, Swizzle])`` and the others: a typed pointer at ``offset`` elements
+    from address 0 (C++ spells it ``make_smem_ptr((T*)nullptr + offset)``)."""
+    def fn(*args):
+        types = [a for a in args if isinstance(a, TypeName)]
+        rest = [a for a in args if not isinstance(a, TypeName)]
+        swizzles = [a for a in rest if isinstance(a, Swizzle)]
+        offsets = [a for a in rest if not isinstance(a, Swizzle)]
+        if len(types) != 1 or len(offsets) > 1 or (swizzles and name != "make_smem_ptr") or len(swizzles) > 1:
+            raise LayoutError(f"{name}: expected {name}<T>(offset){' or ' + name + '<T>(offset, Swizzle<B,M,S>{})' if name == 'make_smem_ptr' else ''}, "
+                              f"got {len(types)} value types and {len(rest)} arguments")
+        off = offsets[0] if offsets else 0
+        if isinstance(off, bool) or not isinstance(off, int):
+            raise LayoutError(f"{name}<{types[0]}>: the offset {off!r} is not an integer")
+        if swizzles:
+            return maker(str(types[0]), off, swizzles[0])
+        return maker(str(types[0]), off)
+    return fn
+
+
+for _name, _maker in {"make_gmem_ptr": make_gmem_ptr, "make_smem_ptr": make_smem_ptr, "make_rmem_ptr": make_rmem_ptr,
+                      "make_tmem_ptr": make_tmem_ptr}.items():
+    register_function(_name, _pointer(_maker, _name), identifiers=True)
+register_function("recast", lambda t, new: recast(t, _type(new)), identifiers=True)
 
 # tensors: partitions return them, as CuTe's do (a layout and where it starts)
 for _name, _fn in {"local_tile": local_tile, "local_partition": local_partition, "inner_partition": inner_partition,

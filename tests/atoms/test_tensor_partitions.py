@@ -155,3 +155,19 @@ def test_mixed_bits_offset_of_a_swizzle_that_cannot_decay():
     part = m.get_slice(dynamic(37)).partition_A(t)
     assert str(part.layout()).startswith("Sw<3,3,3> o M_0|(144&400)=144 o ")
     assert _elements(part) == _elements(m.get_slice(37).partition_A(t))
+
+
+def test_pointer_tensors_in_the_expression_language():
+    from symcute import expr as language
+    ev = language.evaluate
+    assert str(ev("make_smem_ptr<half_t>(18)")) == "smem_ptr[16b](0x24)"
+    assert str(ev("make_tensor(make_smem_ptr<half_t>(), GMMA::Layout_K_SW128_Atom<half_t>{})")) == \
+        "Sw<3,4,3>_smem_ptr[16b]((nil)) o (8,64):(64,1)"
+    frg = ev("make_tiled_mma(SM90_64x64x16_F16F16F16_SS<GMMA::Major::K,GMMA::Major::K>{}).get_slice(0)"
+             ".partition_fragment_A(make_tensor(make_smem_ptr<half_t>(), "
+             "tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>{}, Shape<_64,_64,_3>{})))")
+    assert str(frg) == "GMMA::DescriptorIterator o (1,1,4,(1,3)):(0,0,2,(0,512))"
+    with pytest.raises(SymcuteError, match="subbyte"):
+        ev("make_gmem_ptr<int4b_t>()")
+    with pytest.raises(SymcuteError, match="make_smem_ptr"):
+        ev("make_smem_ptr<half_t, float>()")
