@@ -663,3 +663,24 @@ def test_a_sub_domain_verdict_decided_on_the_whole_domain_ships_the_whole_domain
     q = C.prove_claim(C.surjective(parse_layout("(4,8):(2,8)"), 4, 8))
     c = q.certificate_file()
     assert q.refuted and c["claim"]["size"] == 32 and check.check(c).status == "ok"
+
+
+def test_the_smt_encoding_must_agree_with_core_at_every_probe(monkeypatch):
+    """cvc5's query is tied to core at every probe input, not at one of them: a term whose core value differs
+    from the encoding at its last input only is refused (the probes were one conjunction of inequalities, so
+    the agreement held when any single probe agreed)."""
+    pytest.importorskip("cvc5")
+    from symcute.core.layout import Layout
+
+    class OffAtTheEnd(Layout):
+        def __call__(self, *a):
+            v = super().__call__(*a)
+            return v + 1 if a == (self.size() - 1,) else v
+    p = prover.is_injective(parse_layout("(5,4):(8,10)"), limit=0)
+    assert p.proved and str(p.method) == "z3"
+    c = p.certificate_file()
+    assert check.check(c).status == "ok"
+    real = check.term
+    monkeypatch.setattr(check, "term", lambda t: (lambda L: OffAtTheEnd(L.shape, L.stride))(real(t)))
+    r = check.check(c)
+    assert r.status == "failed" and "differ from core" in r.why, r
