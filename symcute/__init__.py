@@ -38,7 +38,12 @@ _SUBPACKAGES = ("atoms", "symbolic", "memory", "trace", "recipes", "report", "ex
 
 def __getattr__(name: str):
     import importlib
-    if name in _SUBPACKAGES:   # `symcute.expr` etc. without loading every layer first
+    import os
+    # `symcute.expr`, and `from .. import environment` inside a layer (Python asks the package for the name
+    # before importing the submodule): a module of the package is imported alone, without loading every layer
+    # first (the search below would import the memory layer, numpy included, for a leaf module)
+    if name in _SUBPACKAGES or (name.isidentifier() and os.path.isfile(os.path.join(os.path.dirname(__file__),
+                                                                                    name + ".py"))):
         return importlib.import_module(f"{__name__}.{name}")
     for layer in _LAYERS:
         try:

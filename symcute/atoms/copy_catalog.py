@@ -16,13 +16,13 @@ descriptor that ``make_tma_copy`` builds from a tensor is not modelled.
 from __future__ import annotations
 
 import difflib
+import functools
 
 from ..core import sizeof_bits
 from ..errors import LayoutError, SymcuteError
 from .copy_atom import CopyAtom, _type_text
 from .mma_lookup import UnknownAtom
 from .spelling import Spelled, last_component, read_spelling, strip_namespace, type_name
-from . import copy_sm100_data as sm100
 
 H = "cute/atom/copy_traits.hpp"
 H50 = "cute/atom/copy_traits_sm50.hpp"
@@ -54,28 +54,74 @@ _STSM = {  # stmatrix: the ldmatrix of the same shape with source and destinatio
 }
 
 
-def _fixed() -> dict:
-    atoms = {}
-    for name, (src, dst, ptx) in _LDSM.items():   # RefLayout = DstLayout
-        atoms[name] = CopyAtom(name, "32:1", src, dst, dst, header=H75, ptx=ptx, arch="sm75")
-    for name, (ldsm, ptx) in _STSM.items():       # RefLayout = SrcLayout
+_MOVM_SHFL = {  # name: (SrcLayout, DstLayout, RefLayout, header, PTX, arch), ThrID 32:1
+    "SM75_U32x1_MOVM_T": ("(32,32):(32,1)", "(32,32):(32,1)", "(32,32):(32,1)", H75,
+                          "movmatrix.sync.aligned.m8n8.trans.b16", "sm75"),
+    "SM50_Shuffle_U32_2x2Trans_XOR1": ("(32,64):(64,1)", "((2,16),(32,2)):((32,128),(1,64))", "(32,64):(64,1)", H50,
+                                       "shfl.sync.bfly.b32 (lane ^ 1)", "sm50"),
+    "SM50_Shuffle_U32_2x2Trans_XOR4": ("(32,64):(64,1)", "((4,2,4),(32,2)):((64,32,512),(1,256))", "(32,64):(64,1)",
+                                       H50, "shfl.sync.bfly.b32 (lane ^ 4)", "sm50"),
+}
+
+
+@functools.cache
+def _sm100_rows() -> dict:
+    # the generated SM100 table, imported on the first lookup of a fixed atom
+    from . import copy_sm100_data as sm100
+    return {row[0]: row for row in sm100.ROWS}
+
+
+def fixed_names() -> list[str]:
+    """The fixed atoms' names, in the catalog's order (none is built to list them)."""
+    return list(_LDSM) + list(_STSM) + list(_MOVM_SHFL) + list(_sm100_rows())
+
+
+_BUILT: dict = {}
+
+
+def _fixed_atom(name: str) -> CopyAtom | None:
+    """The fixed atom ``name``, built (its layouts parsed) on its first lookup; None if there is none."""
+    atom = _BUILT.get(name)
+    if atom is not None:
+        return atom
+    if name in _LDSM:        # RefLayout = DstLayout
+        src, dst, ptx = _LDSM[name]
+        atom = CopyAtom(name, "32:1", src, dst, dst, header=H75, ptx=ptx, arch="sm75")
+    elif name in _STSM:      # RefLayout = SrcLayout
+        ldsm, ptx = _STSM[name]
         src, dst, _ = _LDSM[ldsm]
-        atoms[name] = CopyAtom(name, "32:1", dst, src, dst, header=H90, ptx=ptx, arch="sm90")
-    atoms["SM75_U32x1_MOVM_T"] = CopyAtom("SM75_U32x1_MOVM_T", "32:1", "(32,32):(32,1)", "(32,32):(32,1)",
-                                          "(32,32):(32,1)", header=H75,
-                                          ptx="movmatrix.sync.aligned.m8n8.trans.b16", arch="sm75")
-    atoms["SM50_Shuffle_U32_2x2Trans_XOR1"] = CopyAtom(
-        "SM50_Shuffle_U32_2x2Trans_XOR1", "32:1", "(32,64):(64,1)", "((2,16),(32,2)):((32,128),(1,64))",
-        "(32,64):(64,1)", header=H50, ptx="shfl.sync.bfly.b32 (lane ^ 1)", arch="sm50")
-    atoms["SM50_Shuffle_U32_2x2Trans_XOR4"] = CopyAtom(
-        "SM50_Shuffle_U32_2x2Trans_XOR4", "32:1", "(32,64):(64,1)", "((4,2,4),(32,2)):((64,32,512),(1,256))",
-        "(32,64):(64,1)", header=H50, ptx="shfl.sync.bfly.b32 (lane ^ 4)", arch="sm50")
-    for name, thr, val_id, src, dst, ref, ptx in sm100.ROWS:
-        atoms[name] = CopyAtom(name, thr, src, dst, ref, header=sm100.HEADER, ptx=ptx, arch="sm100", val_id=val_id)
-    return atoms
+        atom = CopyAtom(name, "32:1", dst, src, dst, header=H90, ptx=ptx, arch="sm90")
+    elif name in _MOVM_SHFL:
+        src, dst, ref, header, ptx, arch = _MOVM_SHFL[name]
+        atom = CopyAtom(name, "32:1", src, dst, ref, header=header, ptx=ptx, arch=arch)
+    else:
+        row = _sm100_rows().get(name)
+        if row is None:
+            return None
+        from .copy_sm100_data import HEADER
+        _, thr, val_id, src, dst, ref, ptx = row
+        atom = CopyAtom(name, thr, src, dst, ref, header=HEADER, ptx=ptx, arch="sm100", val_id=val_id)
+    _BUILT[name] = atom
+    return atom
 
 
-FIXED: dict = _fixed()
+_ALL: dict = {}
+
+
+def fixed_atoms() -> dict:
+    """name -> CopyAtom for every fixed atom (one dict, built on the first call)."""
+    if not _ALL:
+        _ALL.update((name, _fixed_atom(name)) for name in fixed_names())
+    return _ALL
+
+
+def __getattr__(name: str):
+    # FIXED, the whole table, is built when first read: importing the catalog parses no layout
+    if name == "FIXED":
+        return fixed_atoms()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 # C++ spells the TMEM and UTCCP ops also with their namespaces
 _NAMESPACES = ("SM100::TMEM::LOAD::", "SM100::TMEM::STORE::", "SM100::TMEM::UTCCP::")
 
@@ -177,7 +223,7 @@ def _autovec(bits: int, spelled: str, name: str | None = None) -> CopyAtom:
 def _lookup(sp: Spelled, spelled: str, traits_args: tuple | None = None) -> CopyAtom:
     name = strip_namespace(sp.name)
     for ns in _NAMESPACES:
-        if name.startswith(ns) and name[len(ns):] in FIXED:
+        if name.startswith(ns) and _fixed_atom(name[len(ns):]) is not None:
             name = name[len(ns):]
     if name in TMA:
         if sp.args:
@@ -188,10 +234,11 @@ def _lookup(sp: Spelled, spelled: str, traits_args: tuple | None = None) -> Copy
     if name in NOT_COVERED:
         raise UnknownAtom(f"copy atom {spelled!r}: the {name} family is in CuTe 4.2 but not covered by symcute "
                           f"(its layouts are built from a tensor and a TMA descriptor)")
-    if name in FIXED:
+    fixed = _fixed_atom(name)
+    if fixed is not None:
         if sp.args:
             raise SymcuteError(f"{spelled}: {name} is not a template and takes no template arguments")
-        return FIXED[name]
+        return fixed
     if name in _TEMPLATES:
         return _universal(name, sp.args, spelled)
     if name in _AUTOVEC_ALIASES:
@@ -210,7 +257,7 @@ def _lookup(sp: Spelled, spelled: str, traits_args: tuple | None = None) -> Copy
 
 def copy_operation_names() -> list[str]:
     """Every copy operation name the catalog knows (fixed atoms, templates, auto-vectorizing aliases)."""
-    return list(FIXED) + list(_TEMPLATES) + list(_AUTOVEC_ALIASES) + [_AUTOVEC] + list(TMA)
+    return fixed_names() + list(_TEMPLATES) + list(_AUTOVEC_ALIASES) + [_AUTOVEC] + list(TMA)
 
 
 def copy_atom(name, value_type=None) -> CopyAtom:
@@ -242,7 +289,7 @@ def copy_atom(name, value_type=None) -> CopyAtom:
 
 def copy_atoms(filter: str | None = None) -> list[CopyAtom]:
     """The fixed copy atoms and a representative of each template (128-bit UniversalCopy, cp.async)."""
-    rows = list(FIXED.values())
+    rows = list(fixed_atoms().values())
     rows += [_universal(t, (Spelled("uint128_t"),), t) for t in _TEMPLATES]
     rows += [_autovec(b, n, n) for n, b in _AUTOVEC_ALIASES.items()]
     rows += [_tma(n, (4096,) + ((Spelled("AuxParams"),) * (TMA[n][3] or 0)), n) for n in TMA]

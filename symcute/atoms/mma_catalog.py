@@ -190,18 +190,44 @@ def _arch(name: str) -> str:
     return "sm" + name[2:4]
 
 
-def _build() -> dict:
-    atoms = {}
-    for name, shape, thr, a, b, c, types, header, ptx in _ROWS:
+_BY_ROW = {row[0]: row for row in _ROWS}
+# every warp atom's name, in the catalog's order (no atom is built to list them)
+WARP_ATOM_NAMES: tuple = tuple(_BY_ROW)
+_BUILT: dict = {}
+
+
+def warp_atom(name: str) -> MMAAtom | None:
+    """The warp-level atom ``name`` (built, and its layouts parsed, on the first lookup), None if not one."""
+    atom = _BUILT.get(name)
+    if atom is None:
+        row = _BY_ROW.get(name)
+        if row is None:
+            return None
+        name, shape, thr, a, b, c, types, header, ptx = row
         defects = (_SM80_16x8x128_DEFECT,) if a is None else ()
         if name.startswith("SM80_16x8x32_S32") and ("S4" in name or "U4" in name):
             defects = (_SM80_16x8x32_S4_B_DEFECT,)
-        atoms[name] = MMAAtom(name, shape, thr, a, b, c, *types, header=header, ptx=ptx, arch=_arch(name),
-                              defects=defects)
-    return atoms
+        atom = _BUILT[name] = MMAAtom(name, shape, thr, a, b, c, *types, header=header, ptx=ptx, arch=_arch(name),
+                                      defects=defects)
+    return atom
 
 
-WARP_ATOMS: dict = _build()
+_ALL: dict = {}
+
+
+def warp_atoms() -> dict:
+    """name -> MMAAtom for every warp-level atom (one dict, built on the first call)."""
+    if not _ALL:
+        _ALL.update((name, warp_atom(name)) for name in WARP_ATOM_NAMES)
+    return _ALL
+
+
+def __getattr__(name: str):
+    # WARP_ATOMS, the whole table, is built when first read: importing the catalog parses no layout
+    if name == "WARP_ATOMS":
+        return warp_atoms()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 # C++ aliases that name the same traits
 ALIASES = {f"SM90::MMA_16x8x{k}_{t}_TN": f"SM90_16x8x{k}_{t}_TN"

@@ -6,15 +6,12 @@ import difflib
 from dataclasses import dataclass
 
 from ..errors import SymcuteError
-from . import mma_gmma as gmma
-from . import mma_gmma_sparse as gmma_sparse
-from . import mma_sm120 as sm120
-from . import mma_umma as umma
 from .mma_atom import MMAAtom
-from .mma_catalog import ALIASES, WARP_ATOMS
-
-FFMA2: dict = umma.ffma2_atoms()
 from .spelling import Spelled, read_spelling, strip_namespace
+
+# The catalog's data modules (mma_catalog, mma_gmma, mma_gmma_sparse, mma_umma, mma_sm120) are imported by
+# the lookups below on their first call, and each builds only the atom it is asked for: importing
+# symcute.atoms (or the expression language) parses no atom layout.
 
 
 class UnknownAtom(SymcuteError):
@@ -39,6 +36,7 @@ def _unwrap(sp: Spelled) -> tuple[Spelled, bool]:
 
 
 def _canonical_base(name: str) -> str:
+    from .mma_catalog import ALIASES
     name = strip_namespace(name)
     if name in ALIASES:
         return ALIASES[name]
@@ -57,6 +55,8 @@ def mma_atom(name) -> MMAAtom:
     """
     if isinstance(name, MMAAtom):
         return name
+    from . import mma_catalog, mma_gmma as gmma, mma_gmma_sparse as gmma_sparse, mma_sm120 as sm120
+    from . import mma_umma as umma
     sp, traits_form = _unwrap(read_spelling(name))
     base = _canonical_base(sp.name)
     spelled = str(name)
@@ -64,7 +64,7 @@ def mma_atom(name) -> MMAAtom:
         raise SymcuteError(f"{name!r}: CuTe defines no MMA_Traits<{base}, ...> with extra arguments")
     if base == "UniversalFMA":
         return universal_fma(sp, spelled)
-    atom = WARP_ATOMS.get(base) or FFMA2.get(base)
+    atom = mma_catalog.warp_atom(base) or umma.ffma2_atom(base)
     if atom is not None:
         if sp.args:
             raise SymcuteError(f"{name!r}: {base} is not a template and takes no template arguments")
@@ -122,7 +122,9 @@ def universal_fma(sp: Spelled, spelled: str) -> MMAAtom:
 
 
 def _family_names() -> list:
-    names = ["UniversalFMA"] + list(WARP_ATOMS) + list(FFMA2) + [b for b, *_ in gmma.all_base_names()]
+    from . import mma_gmma as gmma, mma_gmma_sparse as gmma_sparse, mma_sm120 as sm120, mma_umma as umma
+    from .mma_catalog import WARP_ATOM_NAMES
+    names = ["UniversalFMA"] + list(WARP_ATOM_NAMES) + list(umma.FFMA2) + [b for b, *_ in gmma.all_base_names()]
     names += [b for b, *_ in gmma_sparse.all_base_names()]
     names += [f.name for f in umma.FAMILIES] + [f.name for f in sm120.FAMILIES]
     return names
@@ -156,7 +158,9 @@ class CatalogEntry:
 
 def mma_atoms(filter: str | None = None, arch: str | None = None, extended: bool = True) -> list[CatalogEntry]:
     """Every catalogued MMA atom (GMMA families once per N and source), filtered by substring and arch."""
-    rows = [CatalogEntry(a.name, a.arch, a.header, a.ptx, a) for a in WARP_ATOMS.values()]
+    from . import mma_gmma as gmma, mma_gmma_sparse as gmma_sparse, mma_sm120 as sm120, mma_umma as umma
+    from .mma_catalog import warp_atoms
+    rows = [CatalogEntry(a.name, a.arch, a.header, a.ptx, a) for a in warp_atoms().values()]
     for base, fam, n, source in gmma.all_base_names(extended):
         sig = gmma.template_signature(fam)
         atom = gmma.make_atom(fam, n, source, base + gmma.default_arguments(fam))
@@ -166,7 +170,7 @@ def mma_atoms(filter: str | None = None, arch: str | None = None, extended: bool
         sig = gmma_sparse.template_signature(fam)
         atom = gmma_sparse.make_atom(fam, n, source, base + gmma_sparse.default_arguments(fam))
         rows.append(CatalogEntry(base + sig, "sm90", atom.header, atom.ptx, atom, sig))
-    rows += [CatalogEntry(a.name, a.arch, a.header, a.ptx, a) for a in FFMA2.values()]
+    rows += [CatalogEntry(a.name, a.arch, a.header, a.ptx, a) for a in umma.ffma2_atoms().values()]
     for fam in umma.FAMILIES:   # every (M, N) the static_asserts allow, with representative value types
         sig = umma.signature(fam)
         for m, n in umma.members(fam):

@@ -273,9 +273,21 @@ FFMA2 = {
 }
 
 
+_FFMA2_BUILT: dict = {}
+
+
+def ffma2_atom(name: str) -> MMAAtom | None:
+    """The CUDA-core FMA2 atom ``name`` (built on the first lookup), None if not one."""
+    atom = _FFMA2_BUILT.get(name)
+    if atom is None and name in FFMA2:
+        s, a, b, c, p = FFMA2[name]
+        atom = _FFMA2_BUILT[name] = MMAAtom(name, s, "1:0", a, b, c, "float", "float", "float", "float",
+                                            header=HEADER, ptx=p, arch="sm100")
+    return atom
+
+
 def ffma2_atoms() -> dict:
-    return {n: MMAAtom(n, s, "1:0", a, b, c, "float", "float", "float", "float", header=HEADER, ptx=p,
-                       arch="sm100") for n, (s, a, b, c, p) in FFMA2.items()}
+    return {n: ffma2_atom(n) for n in FFMA2}
 
 
 # --- layouts -------------------------------------------------------------------------------------------

@@ -13,12 +13,12 @@ atom is expected, and tensors are represented by their layouts.
 
 from __future__ import annotations
 
-from ..atoms import mma_gmma, mma_umma
+import functools
+
 from ..atoms.copy_atom import CopyAtom
 from ..atoms.copy_catalog import copy_atom, copy_operation_names
 from ..atoms.lint import lint_copy_atom, lint_mma_atom
 from ..atoms.mma_atom import MMAAtom
-from ..atoms.mma_catalog import WARP_ATOMS
 from ..atoms.mma_lookup import mma_atom
 from ..atoms.smem_layouts import ALIASES, SMEM_LAYOUT_ATOMS, smem_layout_atom, smem_layout_atom_bits, smem_layout_atom_names
 from ..atoms.names import tile_names, tv_names
@@ -184,10 +184,18 @@ def _atom_value(name: str):
     return lambda *targs: mma_atom(_spelling(TypeName(name, tuple(targs))))
 
 
-_MMA_NAMES = (list(WARP_ATOMS) + [n for n, *_ in mma_gmma.all_base_names()]
-              + [f.name for f in mma_umma.FAMILIES if "::" not in f.name] + list(mma_umma.FFMA2) + ["SM120_16x8x32_TN"])
-for _name in _MMA_NAMES:   # SM80_16x8x16_F16F16F16F16_TN{}, SM90_64x64x16_F16F16F16_SS<...>{}, ...
-    register_function(_name + "{}", _atom_value(_name))
+def _mma_names() -> list[str]:
+    """The MMA operations spelled as values (``SM80_16x8x16_F16F16F16F16_TN{}``, ``SM90_64x64x16_F16F16F16_SS<...>{}``):
+    the names only, read from the catalog's data when first needed; no atom is built to list them."""
+    from ..atoms import mma_gmma, mma_umma
+    from ..atoms.mma_catalog import WARP_ATOM_NAMES
+    return (list(WARP_ATOM_NAMES) + [n for n, *_ in mma_gmma.all_base_names()]
+            + [f.name for f in mma_umma.FAMILIES if "::" not in f.name] + list(mma_umma.FFMA2) + ["SM120_16x8x32_TN"])
+
+
+# the catalog's names are registered lazily: `import symcute.expr` reads no catalog data and builds no atom
+REGISTRY.register_lazy_functions(lambda: [n + "{}" for n in _mma_names()],
+                                 lambda key: _atom_value(key.removesuffix("{}")))
 
 
 def _smem_atom_value(name: str):
@@ -220,25 +228,32 @@ def _copy_value(name: str):
     return lambda *targs: copy_atom(_spelling(TypeName(name, tuple(targs))))
 
 
-for _name in copy_operation_names():
-    register_function(_name + "{}", _copy_value(_name))
+REGISTRY.register_lazy_functions(lambda: [n + "{}" for n in copy_operation_names()],
+                                 lambda key: _copy_value(key.removesuffix("{}")))
 
 
-_ATOM_TYPES = frozenset(WARP_ATOMS) | {n for n, *_ in mma_gmma.all_base_names()} | set(copy_operation_names()) | {
-    "MMA_Atom", "Copy_Atom", "MMA_Traits", "Copy_Traits"}
+@functools.cache
+def _atom_types() -> frozenset:
+    """The atoms' operation names as bare C++ types (read from the catalog's data on the first bare name)."""
+    from ..atoms import mma_gmma
+    from ..atoms.mma_catalog import WARP_ATOM_NAMES
+    return frozenset(WARP_ATOM_NAMES) | {n for n, *_ in mma_gmma.all_base_names()} | set(copy_operation_names()) | {
+        "MMA_Atom", "Copy_Atom", "MMA_Traits", "Copy_Traits"}
+
+
 _GMMA_ENUMS = frozenset({"K", "MN", "One", "Neg", "Zero"})  # GMMA::Major, GMMA::ScaleIn, GMMA::ScaleOut
 
 
 def _atom_type(name: str) -> bool:
     """An atom's operation under its namespaces, ``SM90::GMMA::MMA_...``, or a GMMA template argument."""
     bare = strip_namespace(name)
-    if bare in _ATOM_TYPES or bare.startswith(("SM90::GMMA::MMA_", "GMMA::MMA_")):
+    if bare in _atom_types() or bare.startswith(("SM90::GMMA::MMA_", "GMMA::MMA_")):
         return True
     return "GMMA::" in bare and bare.split("::")[-2] in ("Major", "ScaleIn", "ScaleOut") \
         and last_component(bare) in _GMMA_ENUMS
 
 
-REGISTRY.register_type_names(_ATOM_TYPES, test=_atom_type)
+REGISTRY.register_type_names(test=_atom_type, listed=_atom_types)
 
 
 def _members(*names, **aliases) -> dict:
