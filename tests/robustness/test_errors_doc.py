@@ -77,7 +77,7 @@ def test_console_example(cls, section, argv, expected):
     else:
         assert got == want
     if argv[0] == "calc" and cls:
-        from symcute.cli.calc import parse_lets
+        from symcute.expr.bindings import parse_lets
         lets = [a[len("--let="):] if a.startswith("--let=") else argv[k + 1]
                 for k, a in enumerate(argv) if a == "--let" or a.startswith("--let=")]
         with pytest.raises(SymcuteError) as info:
@@ -165,6 +165,35 @@ def _error_line():
     assert code == 2 and err.count("\n") == 1 and "more characters)" in err and len(err) < 4200
 
 
+def _kernel_dict():
+    import tomllib
+    return tomllib.loads((DOC.parents[1] / "examples" / "kernels" / "sgemm_sm80_nt.toml").read_text())
+
+
+def _kernel_size():
+    import tempfile
+    from symcute.kernel import load
+    with tempfile.TemporaryDirectory() as d:
+        p = pathlib.Path(d) / "k.toml"
+        p.write_text("#" * (2**20 + 1))
+        _raises(SymcuteError, r"has 1048577 bytes, more than the limit of 1048576", load, p)
+
+
+def _kernel_expression():
+    from symcute.kernel import from_dict
+    data = _kernel_dict()
+    data["a"]["g2s"] = " " * 4097
+    _raises(SymcuteError, r"^k.toml: \[a\] g2s: 4097 characters, more than the limit of 4096", from_dict, data, "k.toml")
+
+
+def _kernel_tile():
+    from symcute.kernel import from_dict
+    data = _kernel_dict()
+    data["tile"]["cta"] = [2048, 2048, 1024]
+    _raises(LimitError, r"^k.toml: \[tile\] cta: the A tile has 2097152 elements, more than the limit of 1048576",
+            from_dict, data, "k.toml")
+
+
 def _deep(n, leaf=1):
     for _ in range(n):
         leaf = (leaf,)
@@ -206,6 +235,9 @@ TRIGGERS = {
     "JSON text length": lambda: _json(r"^doc: 67108865 characters exceed the limit of 67108864", " " * (64 * 2**20 + 1)),
     "hwcheck trials": _hwcheck_trials,
     "error line": _error_line,
+    "kernel description size": _kernel_size,
+    "kernel expression length": _kernel_expression,
+    "kernel CTA tile": _kernel_tile,
     "picture cells": lambda: _raises(LimitError, r"draws 262144 cells, more than the limit of 65536 .*symcute.report.pictures.MAX_CELLS\)",
                                      language.evaluate, "print_latex((512,512):(1,512))"),
 }
