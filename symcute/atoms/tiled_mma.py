@@ -279,7 +279,7 @@ class TiledMMA:
             frag = tmem_frg(*tmem, lay.shape)
             if not isinstance(part, Tensor):
                 return frag
-            return Tensor(frag, make_tmem_ptr(tmem[1]))
+            return Tensor(frag, make_tmem_ptr(tmem[0]))   # make_tensor(make_tmem_ptr<ValueType>(), ...)
         if op == "C":   # accumulators never follow the input's layout
             frag = make_layout(lay.shape)
             return frag if not isinstance(part, Tensor) else make_register_tensor(frag, vt or "float")

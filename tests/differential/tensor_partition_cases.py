@@ -80,7 +80,7 @@ DESC_FIELDS = ('print(int(F.data().desc_.bitfield.leading_byte_offset_)); print(
 
 
 def mma_case(op: str, name: str, atom_layout, perms, vtype: str, spec, thr_idx: int, tag: str, c_type: str,
-             desc: bool = False, dyn: bool = False) -> Case:
+             desc: bool = False, dyn: bool = False, umma: bool = False) -> Case:
     """partition_X / partition_fragment_X of an smem tensor of operand ``op`` (A or B), partition_C and
     partition_fragment_C of a gmem C tensor, for thread ``thr_idx`` (static, or run-time with ``dyn``)."""
     t, t_cpp = smem_tensor(spec, vtype)
@@ -95,9 +95,9 @@ def mma_case(op: str, name: str, atom_layout, perms, vtype: str, spec, thr_idx: 
         part = getattr(s, f"partition_{op}")(t)
         frg = getattr(s, f"partition_fragment_{op}")(t)
         out = [t, part, frg if desc else frg.layout()]
-        if desc:
+        if desc and not umma:
             out.append(_desc_fields(frg))
-        out += [s.partition_C(c), s.partition_fragment_C(c).layout()]
+        out += [s.partition_C(c), s.partition_fragment_C(c) if umma else s.partition_fragment_C(c).layout()]
         return _text(*out)
 
     m0 = sc.make_tiled_mma(name, atom_layout, perms)
@@ -106,8 +106,9 @@ def mma_case(op: str, name: str, atom_layout, perms, vtype: str, spec, thr_idx: 
     body = (f"auto mma = {expr}; auto t = {t_cpp}; auto c = {c_cpp}; auto s = mma.get_slice({idx_cpp}); "
             f"auto P = s.partition_{op}(t); auto F = s.partition_fragment_{op}(t); "
             f"print(t); print(\"|\"); print(P); print(\"|\"); {frg_print} "
-            + (f'print("|"); {DESC_FIELDS} ' if desc else "")
-            + 'print("|"); print(s.partition_C(c)); print("|"); print(s.partition_fragment_C(c).layout());')
+            + (f'print("|"); {DESC_FIELDS} ' if desc and not umma else "")
+            + 'print("|"); print(s.partition_C(c)); print("|"); '
+            + ('print(s.partition_fragment_C(c));' if umma else 'print(s.partition_fragment_C(c).layout());'))
     return Case(f"mma_{op}#{tag}#{name}#{atom_layout}#{spec}#{thr_idx}#{'dyn' if dyn else 'static'}",
                 f"mma_partition_{op}",
                 f"make_tiled_mma({name!r}, {atom_layout}, {perms}).get_slice({thr_idx}).partition_{op}({t})",
@@ -230,6 +231,14 @@ def cases() -> list[Case]:
                             "float", True))
         out.append(mma_case("B", mnmn, (1, 1, 1), None, "half_t", ("gmma", atom, (64, 64, 3)), 3, "sm90mn", "float",
                             True))
+    # SM100 UMMA SS: descriptor fragments of UMMA smem atoms, the accumulator in tensor memory (1 thread)
+    for mk, atoms_ in (("K", ["UMMA::Layout_K_SW128_Atom", "UMMA::Layout_K_SW32_Atom"]),
+                       ("MN", ["UMMA::Layout_MN_SW128_Atom"])):
+        u = f"SM100_MMA_F16BF16_SS<half_t,half_t,float,128,128,UMMA::Major::{mk},UMMA::Major::{mk}>"
+        for atom in atoms_:
+            for op in "AB":
+                out.append(mma_case(op, u, (1, 1, 1), None, "half_t", ("gmma", atom, (128, 64, 3)), 0, "sm100",
+                                    "float", True, umma=True))
     # refused by both: a descriptor of a composed (Sw o _0 o L) smem tensor; a gmem tensor; a non-canonical one
     out.append(mma_case("A", kk, (1, 1, 1), None, "half_t", ("swizzled", "Sw<3,4,3> o 0 o (8,64):(64,1)", (64, 64, 3)),
                         0, "sm90bad", "half_t", True))

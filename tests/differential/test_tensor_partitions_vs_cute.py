@@ -1,7 +1,7 @@
 """Partitions of smem and gmem Tensors (swizzled, GMMA-atom, staged) against real CuTe.
 
-SM80 and SM90 TiledMMAs (``partition_A/B/C``, ``partition_fragment_A/B/C``, GMMA smem-descriptor
-fragments), LDSM and cp.async tiled copies (``partition_S/D``, ``retile_D``), ``local_tile`` and
+SM80, SM90 and SM100 TiledMMAs (``partition_A/B/C``, ``partition_fragment_A/B/C``, GMMA/UMMA
+smem-descriptor fragments, UMMA's tmem accumulator), LDSM and cp.async tiled copies (``partition_S/D``, ``retile_D``), ``local_tile`` and
 ``local_partition``: CuTe's ``print(tensor)`` equals symcute's ``str(tensor)`` (iterator and layout),
 or CuTe refuses the program and symcute raises a SymcuteError.  Cases: ``tensor_partition_cases.py``.
 """
@@ -48,8 +48,11 @@ def test_tensor_partitions_equal_cute(verdicts, op):
 
 def test_descriptor_fragments_are_computed_and_refused_where_cute_refuses(verdicts):
     table, results, _ = verdicts
-    desc = [c for c in table if "#sm90" in c.key and "bad" not in c.key and "plain" not in c.key]
+    desc = [c for c in table if ("#sm90" in c.key or "#sm100" in c.key) and "bad" not in c.key and "plain" not in c.key]
     assert desc and all(results[c.key].ok for c in desc)
-    assert all("GMMA::DescriptorIterator o " in results[c.key].output for c in desc)
+    assert all(("UMMA" if "#sm100" in c.key else "GMMA") + "::DescriptorIterator o " in results[c.key].output
+               for c in desc)
+    assert any("#sm100" in c.key for c in desc) and all(
+        "tmem_[32b](0x0000.0000) o " in results[c.key].output for c in desc if "#sm100" in c.key)
     refused = [c for c in table if "#sm90bad" in c.key or "#sm90plain" in c.key]
     assert refused and all(not results[c.key].ok for c in refused)
