@@ -159,20 +159,29 @@ def g2s_case(copy_name: str, vtype: str, thr: Layout, val: Layout, spec, gshape,
                 f".partition_D({t})", body, compute)
 
 
-def tile_case(spec, vtype: str, tiler, coord, thr: Layout, idx: int, tag: str) -> Case:
-    """local_tile of an smem tensor (stage kept as _), and local_partition of the tile by a thread layout."""
+def tile_case(spec, vtype: str, tiler, coord, thr: Layout, idx: int, tag: str, dyn: bool = False,
+              counting: int | None = None) -> Case:
+    """local_tile of an smem tensor (stage kept as _), and local_partition of the tile by a thread layout;
+    ``dyn``: run-time coordinates and index (blockIdx, threadIdx); ``counting``: the layout over
+    ``counting_iterator<int>(counting)`` instead of an smem pointer."""
     t, t_cpp = smem_tensor(spec, vtype)
+    if counting is not None:   # a swizzled spec: the tensor's layout is the composed layout itself
+        t = make_tensor(t.layout(), counting)
+        t_cpp = t_cpp.replace(f"make_smem_ptr(({vtype}*)nullptr)", f"counting_iterator<int>({counting})")
     tiler_cpp = "make_tile(" + ", ".join(f"Int<{x}>{{}}" for x in tiler) + ")"
-    coord_cpp = "make_coord(" + ", ".join("_" if c is _ else f"Int<{c}>{{}}" for c in coord) + ")"
+    coord_cpp = "make_coord(" + ", ".join("_" if c is _ else (f"int({c})" if dyn else f"Int<{c}>{{}}")
+                                          for c in coord) + ")"
+    py_coord = tuple(c if c is _ or not dyn else dynamic(c) for c in coord)
+    py_idx, idx_cpp = _thr(idx, dyn)
 
     def compute():
-        tile = local_tile(t, tiler, coord)
-        return _text(tile, local_partition(tile, thr, idx))
+        tile = local_tile(t, tiler, py_coord)
+        return _text(tile, local_partition(tile, thr, py_idx))
 
     body = (f"auto t = {t_cpp}; auto tile = local_tile(t, {tiler_cpp}, {coord_cpp}); "
-            + sep_prints("tile", f"local_partition(tile, {layout_type(thr)}{{}}, Int<{idx}>{{}})"))
-    return Case(f"tile#{tag}#{spec}#{tiler}#{coord}#{idx}", "local_tile_partition",
-                f"local_tile({t}, {tiler}, {coord})", body, compute)
+            + sep_prints("tile", f"local_partition(tile, {layout_type(thr)}{{}}, {idx_cpp})"))
+    return Case(f"tile#{tag}#{spec}#{tiler}#{coord}#{idx}#{'dyn' if dyn else 'static'}#{counting}",
+                "local_tile_partition", f"local_tile({t}, {tiler}, {coord})", body, compute)
 
 
 SM80 = ("SM80_16x8x16_F16F16F16F16_TN", (2, 2, 1), None)
@@ -213,6 +222,10 @@ def cases() -> list[Case]:
                                (("gmma", "GMMA::Layout_MN_SW128_Atom", (128, 64, 3)), (64, 64), (1, 0, _))]:
         for idx in (0, 7):
             out.append(tile_case(spec, "half_t", tiler, coord, Layout((8, 4), (4, 1)), idx, "tile"))
+        out.append(tile_case(spec, "half_t", tiler, coord, Layout((8, 4), (4, 1)), 7, "tile", dyn=True))
+        if spec[0] == "swizzled":   # the composed layout over a counting iterator (no pointer)
+            for dyn in (False, True):
+                out.append(tile_case(spec, "half_t", tiler, coord, Layout((8, 4), (4, 1)), 5, "tile", dyn, 100))
     # SM90 GMMA: SS atoms read A and B through smem descriptors
     k_atoms = ["GMMA::Layout_K_SW128_Atom", "GMMA::Layout_K_SW64_Atom", "GMMA::Layout_K_SW32_Atom",
                "GMMA::Layout_K_INTER_Atom"]
