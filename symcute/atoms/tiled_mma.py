@@ -16,8 +16,9 @@ from ..core import (
 )
 from ..core import int_tuple as it
 from ..core.composed import ComposedLayout, SmemPtrFlag
-from ..core.pointer import make_tmem_ptr
-from ..core.tensor import Tensor, make_register_tensor
+from ..core.numeric import sizeof_bits
+from ..core.pointer import make_smem_ptr, make_tmem_ptr
+from ..core.tensor import Tensor, make_register_tensor, make_tensor
 from ..errors import LayoutError, SymcuteError
 from ..core.hook import note, traced
 from ..core.fragment import make_fragment_like, repeat_underscore
@@ -340,6 +341,17 @@ def _as_partitioned_layout(x, where: str):
     return as_tensor_layout(x, where)
 
 
+def _flagged_smem_tensor(layout: ComposedLayout, value_type) -> Tensor:
+    """``make_tensor(make_smem_ptr((T*)nullptr), Sw o smem_ptr_flag_bits<B> o L)``: T is the atom's value type
+    where its width is B, else the unsigned type of B bits."""
+    bits = layout.offset.bits
+    if value_type is None or sizeof_bits(value_type) != bits:
+        value_type = {8: "uint8_t", 16: "uint16_t", 32: "uint32_t", 64: "uint64_t"}.get(bits)
+        if value_type is None:
+            raise LayoutError(f"{layout}: a smem_ptr_flag of {bits} bits names no pointer type symcute models")
+    return make_tensor(make_smem_ptr(value_type), layout)
+
+
 class ThrMMA:
     """CuTe's ``ThrMMA``: one thread's view of a TiledMMA (``mma.get_slice(thr_idx)``)."""
 
@@ -394,6 +406,12 @@ class ThrMMA:
         return self._partition(get_operand(operand).name, tensor)[0]
 
     def _fragment(self, op: str, tensor):
+        atom = self.tiled_mma.atom
+        frg = {"A": atom.frg_type_a, "B": atom.frg_type_b, "C": atom.frg_type_c}[op]
+        if (frg is not None and "smem_desc" in frg and isinstance(tensor, ComposedLayout)
+                and isinstance(tensor.offset, SmemPtrFlag)):
+            # a bare Sw o smem_ptr_flag o L names its memory: it is make_tensor(smem_ptr, Sw o smem_ptr_flag o L)
+            tensor = _flagged_smem_tensor(tensor, atom.val_type(op))
         return self.tiled_mma.make_fragment(op, self._partitioned(op, tensor), f"partition_fragment_{op}")
 
     @traced("partition_fragment_A")

@@ -171,3 +171,12 @@ def test_pointer_tensors_in_the_expression_language():
         ev("make_gmem_ptr<int4b_t>()")
     with pytest.raises(SymcuteError, match="make_smem_ptr"):
         ev("make_smem_ptr<half_t, float>()")
+
+
+def test_a_bare_flagged_layout_gives_the_descriptor_fragment():
+    """A GMMA atom layout names shared memory (its smem_ptr flag): its SS fragment is the descriptor tensor
+    of make_tensor(smem_ptr, layout), the same as for the Tensor."""
+    g = sc.make_tiled_mma(GMMA_KK).get_slice(0)
+    G = sc.tile_to_shape(sc.smem_layout_atom("GMMA::Layout_K_SW128_Atom", "half_t"), (64, 64, 3))
+    assert g.partition_fragment_A(G) == g.partition_fragment_A(make_tensor(make_smem_ptr("half_t"), G))
+    assert str(g.partition_fragment_B(G)) == "GMMA::DescriptorIterator o (1,1,4,(1,3)):(0,0,2,(0,512))"
