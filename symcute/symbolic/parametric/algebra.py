@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from functools import wraps
 
-import sympy
+from .lazy_sympy import sympy
 
 from ...core import Layout
 from ...core.layout import Underscore

@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-import sympy
+from .lazy_sympy import sympy
 
 from ...errors import LayoutError, SymcuteError
 from ..vocabulary import Phrase, Reason, Verdict

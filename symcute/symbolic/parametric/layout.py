@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 import warnings
 
-import sympy
+from .lazy_sympy import sympy
 
 from ...core import Layout
 from ...core.integer import DynamicInt

@@ -7,34 +7,39 @@ products print without spaces so that a layout reads like CuTe's own print,
 
 from __future__ import annotations
 
-import sympy
-from sympy.printing.str import StrPrinter
+from functools import cache
+
+from .lazy_sympy import sympy
 
 
-class _Printer(StrPrinter):
-    def _print_ceiling(self, e):
-        p, q = sympy.fraction(sympy.together(e.args[0]))
-        if q != 1:
-            return f"ceil_div({self._print(p)},{self._print(q)})"
-        return f"ceil({self._print(e.args[0])})"
+@cache
+def _printer():
+    """The printer, made on the first print (its base class is SymPy's, loaded then)."""
+    from sympy.printing.str import StrPrinter
 
-    def _print_floor(self, e):
-        p, q = sympy.fraction(sympy.together(e.args[0]))
-        if q != 1:
-            return f"floor_div({self._print(p)},{self._print(q)})"
-        return f"floor({self._print(e.args[0])})"
+    class _Printer(StrPrinter):
+        def _print_ceiling(self, e):
+            p, q = sympy.fraction(sympy.together(e.args[0]))
+            if q != 1:
+                return f"ceil_div({self._print(p)},{self._print(q)})"
+            return f"ceil({self._print(e.args[0])})"
 
-    def _print_Mod(self, e):
-        return f"mod({self._print(e.args[0])},{self._print(e.args[1])})"
+        def _print_floor(self, e):
+            p, q = sympy.fraction(sympy.together(e.args[0]))
+            if q != 1:
+                return f"floor_div({self._print(p)},{self._print(q)})"
+            return f"floor({self._print(e.args[0])})"
 
-    def _print_Min(self, e):
-        return "min(" + ",".join(self._print(a) for a in e.args) + ")"
+        def _print_Mod(self, e):
+            return f"mod({self._print(e.args[0])},{self._print(e.args[1])})"
 
-    def _print_Max(self, e):
-        return "max(" + ",".join(self._print(a) for a in e.args) + ")"
+        def _print_Min(self, e):
+            return "min(" + ",".join(self._print(a) for a in e.args) + ")"
 
+        def _print_Max(self, e):
+            return "max(" + ",".join(self._print(a) for a in e.args) + ")"
 
-_PRINTER = _Printer({"order": "none"})
+    return _Printer({"order": "none"})
 
 
 def show_expr(e) -> str:
@@ -43,7 +48,7 @@ def show_expr(e) -> str:
         return str(e)
     if isinstance(e, sympy.Integer):
         return str(int(e))
-    return _PRINTER.doprint(e).replace(" ", "")
+    return _printer().doprint(e).replace(" ", "")
 
 
 def show_tree(t, leaf) -> str:

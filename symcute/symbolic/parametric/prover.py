@@ -21,7 +21,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-import sympy
+from .lazy_sympy import sympy
 
 from ...errors import SymcuteError
 from ..vocabulary import Phrase, Reason, Statement, Verdict

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import sympy
+from .lazy_sympy import sympy
 
 from ...atoms.operand import get_operand
 from ...core import Layout

@@ -19,7 +19,7 @@ from __future__ import annotations
 import contextvars
 from contextlib import contextmanager
 
-import sympy
+from .lazy_sympy import sympy
 
 from ...errors import LayoutError
 from ...core import int_tuple as it

@@ -9,7 +9,7 @@ Z3 gets a time limit).
 
 from __future__ import annotations
 
-import sympy
+from .lazy_sympy import sympy
 
 from ..vocabulary import Phrase, Reason, Verdict
 from .conditions import FactVerdict, Z3_RLIMIT_PER_MS as RLIMIT_PER_MS, Z3_SAFETY_FACTOR as SAFETY_FACTOR, \
