@@ -403,6 +403,8 @@ def check_refutation(c, ts, ev, bound):
             raise Refused(f"the missing value {y} is not a target")
         if "split" in ev:
             return block_missing(c, ts, ev, y, bound)
+        if "part" in ev:
+            return check_swizzle_bijection(c, ts, ev, bound, missing=y)
         if c["method"] == "chain" and "digits" in ev:
             ext, wts = _chain(ev["digits"], n)
             cs = _coefs(ts[0], ev["digits"], ext, wts, "coef")
@@ -593,16 +595,21 @@ def block_missing(c, ts, ev, y: int, bound) -> str:
     return f"the value {y} = {y % q} + {q}*{y // q} is never hit: {v} is missed by the block {block}"
 
 
-def check_swizzle_bijection(c, ts, ev, bound):
-    """A swizzle that keeps the bits it reads (``yyy & zzz == 0``) is its own inverse: ``Sw o 0 o L`` collides
-    where ``L`` does, two terms under one are equal where their layouts are (the layouts' claim re-checked)."""
+def check_swizzle_bijection(c, ts, ev, bound, missing=None):
+    """A swizzle that keeps the bits it reads (``yyy & zzz == 0``) is its own inverse and permutes each aligned
+    block of its period: ``Sw o 0 o L`` collides where ``L`` does, covers (stays in) a target ``[0, N)`` made of
+    such blocks where ``L`` does and misses ``Sw(y)`` where ``L`` misses ``y``; two terms under one are equal
+    where their layouts are.  The layouts' claim (or ``L``'s refutation of ``Sw(missing)``) is re-checked."""
     (sw, L), *rest = [_swizzled(t) for t in ts]
+    period = 1 << max(sw.yyy_msk, sw.zzz_msk).bit_length()
     if sw.yyy_msk <= 0 or sw.zzz_msk <= 0 or sw.yyy_msk & sw.zzz_msk or any(s2 != sw for s2, _ in rest) or \
-            c["kind"] not in ("equal", "injective"):
-        raise Refused(f"{sw} is not one bijection of the integers on every side of an equal or injective claim")
-    part = ev.get("part") or {}
-    _why({"kind": c["kind"], "n": c["n"]}, [L] + [b for _, b in rest], "proved", part.get("method"),
-         part.get("evidence") or {}, bound)
+            c.get("onto", period) % period:
+        raise Refused(f"{sw} is not one bijection of the integers on every side (permuting the target's blocks)")
+    part, sub = ev.get("part") or {}, {k: c[k] for k in ("kind", "n", "size", "onto") if k in c}
+    if missing is not None:
+        pev = dict(part.get("evidence") or {}, counterexample={"missing": sw(missing)}, method=part.get("method"))
+        return f"{L} misses {sw(missing)}: " + check_refutation(sub, [L], pev, bound)
+    _why(sub, [L] + [b for _, b in rest], "proved", part.get("method"), part.get("evidence") or {}, bound)
     return f"{sw} is a bijection of the integers; the layouts' {c['kind']} claim re-checked"
 
 

@@ -156,7 +156,8 @@ def decide(kind: str, term, statement, n: int, onto: int | None = None, limit=No
     its split, or None when it has none or a block stays undecided."""
     s = split(term, n)
     if s is None:
-        return _through_bijection(kind, term, statement, n, limit)
+        p = _through_bijection(kind, term, statement, n, limit)
+        return p if p is not None else _onto_through_bijection(kind, term, statement, n, onto, limit)
     from . import prover, prover_f2
     PL = s.low_size
     m = n // PL
@@ -237,6 +238,45 @@ def _through_bijection(kind, term, statement, n, limit):
         return Proof(statement, Verdict.PROVED, p.method, cert)
     x, y = p.counterexample[Key.INDICES]
     return _collision(term, statement, x, y, cert, kind, p)
+
+
+def _onto_through_bijection(kind, term, statement, n, onto, limit):
+    """Without a split, for surjectivity and bijectivity: a swizzle that keeps the bits it reads changes and reads
+    only the bits below its period ``2^t``, so it permutes every aligned block of ``2^t`` values, and it is its
+    own inverse.  When the target ``[0, N)`` is a union of such blocks, ``Sw o 0 o L`` covers it (and stays in it)
+    exactly when ``L`` does, and misses ``Sw(y)`` where ``L`` misses ``y``: the layout's claim decides."""
+    sl = _swizzle_of(term)
+    N = n if onto is None else onto
+    if sl is None or kind not in ("surjective", "bijective") or n != sl[1].size():
+        return None
+    sw, L = sl
+    period = 1 << max(sw.yyy_msk, sw.zzz_msk).bit_length()
+    if N % period:
+        return None
+    from . import prover
+    p = prover.is_surjective(L, N, limit) if kind == "surjective" else prover.is_bijective(L, N, limit)
+    if not (p.proved or p.refuted):
+        return None
+    table = Table([Column.DIGIT, Column.EXTENT, Column.WEIGHT, Column.COEFFICIENT, Column.ROLE], [])
+    cert = Certificate("swizzle-bijection", p.certificate.table if p.certificate else table,
+                       (Phrase(Condition.SWIZZLE_PERMUTES_BLOCKS, sw=str(sw), L=str(L), period=period, n=N),),
+                       {"swizzle": [sw.bits, sw.base, sw.shift], "period": period,
+                        "layout": {"shape": _flat(L.shape), "stride": _flat(L.stride)},
+                        "parts": {"layout": (p.certificate.to_dict() if p.certificate else None, str(p.verdict),
+                                             str(p.method))}})
+    if p.proved:
+        return Proof(statement, Verdict.PROVED, p.method, cert)
+    ce = dict(p.counterexample)
+    if Key.MISSING_VALUE in ce:   # L misses y: T misses Sw(y) (T(x) = Sw(y) iff L(x) = y)
+        return _missing(term, statement, sw(ce[Key.MISSING_VALUE]), cert, kind, p, n, limit)
+    if Key.INDICES in ce:
+        return _collision(term, statement, *ce[Key.INDICES], cert, kind, p)
+    x = ce[Key.INDEX]
+    v = evaluate(term, x)
+    if 0 <= v < N:
+        raise AssertionError(f"bitsplit: the value {v} of {term} at {x} is inside [0, {N})")
+    return Proof(statement, Verdict.REFUTED, p.method, cert, {Key.INDEX: x, Key.VALUE: v},
+                 reason=Phrase(Reason.BIT_SPLIT_PART, why=p.reason))
 
 
 def equal(lhs, rhs, n: int, statement, labels, limit=None):

@@ -76,10 +76,9 @@ def _block_parts(proof) -> dict:
     parts = cert.data["parts"]
     terms = [term_of(t) for t in c["terms"]]
     if cert.kind == "swizzle-bijection":
-        inner = [t.inner for t in terms]
-        sub = claim("equal", inner, n=c["n"]) if c["kind"] == "equal" else claim("injective", inner, n=c["n"])
-        (cd, _verdict, method), = parts.values()
-        return {"part": {"method": method, "evidence": _method_evidence(method, cd, sub, True)}}
+        sub = claim(c["kind"], [t.inner for t in terms], **{k: c[k] for k in DOMAIN_KEYS[c["kind"]]})
+        (cd, verdict, method), = parts.values()
+        return {"part": {"method": method, "evidence": _method_evidence(method, cd, sub, verdict == "proved")}}
     n = c["n"] if c["kind"] == "injective" else c["size"]
     s = bitsplit.split(terms[0], n)
     big = c.get("onto", n)
@@ -141,7 +140,7 @@ def evidence(proof) -> dict:
         ce = proof.counterexample or {}
         ev["counterexample"] = {COUNTEREXAMPLE_KEYS[k]: _plain(v) for k, v in ce.items() if k in COUNTEREXAMPLE_KEYS}
     method = method_of(proof)
-    if method in BLOCK_KINDS or (proof.refuted and cert is not None and cert.kind == "block-split"
+    if method in BLOCK_KINDS or (proof.refuted and cert is not None and cert.kind in BLOCK_KINDS
                                  and "missing" in ev["counterexample"]):
         ev.update(_block_parts(proof))
         return ev

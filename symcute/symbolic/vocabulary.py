@@ -489,6 +489,9 @@ class Condition(_Term):
     F2_BLOCK_STARTS = "the block starts are c ^ (sums of block columns): all multiples of {alignment} iff c and every block column are"
     SWIZZLE_BIJECTION = ("{sw} is a bijection of the integers (it keeps the bits it reads): {sw} o 0 o {L} "
                          "collides exactly where {L} does")
+    SWIZZLE_PERMUTES_BLOCKS = ("{sw} permutes every aligned block of {period} values (it reads and writes the bits "
+                               "below {period} only) and is its own inverse: {sw} o 0 o {L} covers [0, {n}) and stays "
+                               "in it exactly when {L} does, and misses {sw}(y) where {L} misses y")
     BIT_SPLIT = ("T(P(a + |F|*b)) = F(a) + {q}*H(b) with 0 <= F < {q}, F = {low} (GF(2)), H = {high} (linear): "
                  "injective iff F and H are; [0, N) covered iff F covers [0, min(N, {q})) and H [0, ceil(N/{q}))")
     F2_UNIT_COLUMNS = ("the in-block columns are the unit vectors 1, 2, ..., {half} and c and every block column are "

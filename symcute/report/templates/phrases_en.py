@@ -246,6 +246,10 @@ PHRASES = {
     Condition.SWIZZLE_BIJECTION: (
         '{sw} is a bijection of the integers (it keeps the bits it reads): {sw} o 0 o {L} collides exactly where '
         '{L} does'),
+    Condition.SWIZZLE_PERMUTES_BLOCKS: (
+        '{sw} permutes every aligned block of {period} values (it reads and writes the bits below {period} only) '
+        'and is its own inverse: {sw} o 0 o {L} covers [0, {n}) and stays in it exactly when {L} does, and misses '
+        '{sw}(y) where {L} misses y'),
     Condition.BIT_SPLIT: (
         'T(P(a + |F|*b)) = F(a) + {q}*H(b) with 0 <= F < {q}, F = {low} (GF(2)), H = {high} (linear): injective '
         'iff F and H are; [0, N) covered iff F covers [0, min(N, {q})) and H [0, ceil(N/{q}))'),

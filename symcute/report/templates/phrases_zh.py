@@ -187,6 +187,9 @@ PHRASES = {
     Condition.F2_BLOCK_RANK: 'G(k*{m} + j) = M(k*{m}) ^ c ^ J j，J 是 {inner} 个块内列：每个块都是单射当且仅当 rank J = {inner}',
     Condition.F2_BLOCK_STARTS: '块起点是 c ^（块列之和）：它们都是 {alignment} 的倍数，当且仅当 c 和每个块列都是',
     Condition.SWIZZLE_BIJECTION: '{sw} 是整数上的双射（它读取的位保持不变）：{sw} o 0 o {L} 恰在 {L} 冲突处冲突',
+    Condition.SWIZZLE_PERMUTES_BLOCKS: (
+        '{sw} 置换每个对齐的 {period} 个值的块（它只读写 {period} 以下的位）且是自身的逆：{sw} o 0 o {L} 覆盖 [0, {n}) '
+        '并留在其中，当且仅当 {L} 如此；{L} 缺少 y 处，它缺少 {sw}(y)'),
     Condition.BIT_SPLIT: (
         'T(P(a + |F|*b)) = F(a) + {q}*H(b)，0 <= F < {q}，F = {low}（GF(2)），H = {high}（线性）：单射当且仅当 F 和 H '
         '都是单射；覆盖 [0, N) 当且仅当 F 覆盖 [0, min(N, {q})) 且 H 覆盖 [0, ceil(N/{q}))'),
