@@ -197,14 +197,18 @@ SM80_SMEM_A = [  # (M, K, PIPE) = (64, 64, 3) and friends, stages last
 ]
 
 
-def cases() -> list[Case]:
+def cases(wide: bool = False) -> list[Case]:
+    """The CI sample; ``wide`` (``SYMCUTE_LARGE=1``) adds every 8th thread of each SM80 configuration."""
     out: list[Case] = []
+    mma_thr = tuple(range(0, 128, 8)) + (37, 101) if wide else (0, 37, 101)
+    copy_thr = tuple(range(1, 128, 8)) + (70,) if wide else (0, 9, 70)
+    g2s_thr = tuple(range(3, 128, 8)) + (127,) if wide else (0, 13, 127)
     for i, spec in enumerate(SM80_SMEM_A):
-        for thr in (0, 37, 101):
+        for thr in mma_thr:
             out.append(mma_case("A", *SM80, "half_t", spec, thr, "sm80", "half_t"))
         out.append(mma_case("B", *SM80, "half_t", spec, 66, "sm80", "half_t"))
         out.append(mma_case("A", *SM80_PERM, "half_t", spec, 5 + i, "sm80perm", "float"))
-        for thr in (0, 9, 70):
+        for thr in copy_thr:
             out.append(copy_case("SM75_U32x4_LDSM_N", "half_t", SM80, spec, thr, "ldsm"))
         out.append(copy_case("SM75_U32x2_LDSM_N", "half_t", SM80_PERM, spec, 33, "ldsm2"))
         # a run-time thread index (threadIdx.x): the swizzle decays to run-time per-bit strides
@@ -213,7 +217,7 @@ def cases() -> list[Case]:
     g2s = (Layout((16, 8), (8, 1)), Layout((1, 8)))
     for spec in [("swizzled", "Sw<3,3,3> o 0 o (8,64):(64,1)", (128, 64, 3)),
                  ("gmma", "GMMA::Layout_K_SW128_Atom", (128, 64, 3)), ("plain", "(128,64,3):(64,1,8192)")]:
-        for thr in (0, 13, 127):
+        for thr in g2s_thr:
             out.append(g2s_case("SM80_CP_ASYNC_CACHEALWAYS<uint128_t>", "half_t", *g2s, spec, (128, 64), thr, "cpasync"))
         out.append(g2s_case("SM80_CP_ASYNC_CACHEALWAYS<uint128_t>", "half_t", *g2s, spec, (128, 64), 13, "cpasync",
                             dyn=True))

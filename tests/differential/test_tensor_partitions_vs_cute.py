@@ -13,7 +13,7 @@ import dataclasses
 import pytest
 
 from .atoms_cpp import PREAMBLE
-from .harness import compare, oracle_or_skip
+from .harness import compare, large, oracle_or_skip
 from .tensor_partition_cases import HOST_SMEM_CAST, cases
 
 OPS = ["mma_partition_A", "mma_partition_B", "copy_partition", "g2s_partition", "local_tile_partition"]
@@ -29,7 +29,7 @@ def _without_host_cast(res):
 @pytest.fixture(scope="module")
 def verdicts():
     oracle = oracle_or_skip()
-    table = cases()
+    table = cases(wide=large())
     keys = [c.key for c in table]
     assert len(keys) == len(set(keys)), "duplicate case keys"
     results = oracle.run({c.key: c.cpp for c in table}, preamble=PREAMBLE)
