@@ -35,7 +35,11 @@ def cdiv(a: int, b: int) -> int:
     """C++ ``a / b`` on integers: truncates toward zero."""
     if b == 0:
         raise LayoutError(f"division by zero ({a} / {b})")
-    q = abs(a) // abs(b)
+    try:
+        q = abs(a) // abs(b)
+    except TypeError:   # a leaf that is no integer (a Layout in a shape): CuTe's operator/ has no overload
+        raise LayoutError(f"{_text(a)} / {_text(b)}: CuTe divides integers here (the operands are no IntTuple "
+                          f"leaves)") from None
     return q if (a >= 0) == (b >= 0) else -q
 
 
@@ -67,9 +71,20 @@ def depth(t: IntTuple) -> int:
 def product(t: IntTuple) -> int:
     if type(t) is tuple:
         p = 1
-        for x in t:
-            p *= x if type(x) is int else product(x)
+        try:
+            for x in t:
+                p *= x if type(x) is int else product(x)
+        except TypeError:   # a leaf that is no integer: CuTe's Product takes tuples and integrals only
+            raise LayoutError(f"product({kinds.shown(t)}): a leaf is no integer (CuTe's product multiplies the "
+                              f"integers of an IntTuple; {kinds.kind_of(_first_non_int(t))} has no product)") from None
         return p
+    return t
+
+
+def _first_non_int(t):
+    for x in flatten_to_tuple(t) if type(t) is tuple else (t,):
+        if not is_int(x):
+            return x
     return t
 
 

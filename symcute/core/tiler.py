@@ -26,6 +26,10 @@ def by_mode(layout: Layout, tiler, op, name: str) -> Layout:
                 f"{name}: Too many modes in tiler: {len(tiler)} modes for layout {layout} of rank {layout.rank}")
         modes = layout.modes()
         out = [op(modes[i], t) for i, t in enumerate(tiler)] + modes[len(tiler):]
+        for i, m in enumerate(out):
+            if not isinstance(m, Layout):   # a ComposedLayout from a swizzled tiler mode
+                raise LayoutError(f"{name}: mode {i} of the tiler {format_int_tuple(tiler)} gives {m}, no Layout; "
+                                  f"CuTe's transform_layout makes one layout of the modes (make_layout of layouts)")
         return Layout._make(tuple(m.shape for m in out), tuple(m.stride for m in out))
     if isinstance(tiler, Underscore):
         return layout

@@ -4,7 +4,7 @@
 Every callable in ``symcute.core.__all__`` is called with one to three arguments, each drawn from the
 value kinds of CuTe's headers: plain ints, plain (nested) tuples, ArithmeticTuples, ScaledBasis values,
 Layouts (integer and basis strides), ComposedLayouts (swizzled and layout-composed) and Tensors (counting
-and identity).  A call whose argument count the function cannot take is skipped (Python's arity is no
+and identity), and plain tuples of any of them (tilers, coordinates).  A call whose argument count the function cannot take is skipped (Python's arity is no
 value kind); any other call must return a value that prints, or raise a SymcuteError.  Where CuTe takes
 the input the value is CuTe's (the differential cases of tests/differential/test_value_kinds_vs_cute.py);
 where it does not, the error names the call.
@@ -81,7 +81,10 @@ def tensors(draw):
     return Tensor(draw(layouts()), draw(st.sampled_from([0, 4])))
 
 
-VALUES = st.one_of(INTS, int_tuples(), arithmetic_tuples, scaled_bases, layouts(), composed_layouts(), tensors())
+KINDS = st.one_of(INTS, int_tuples(), arithmetic_tuples, scaled_bases, layouts(), composed_layouts(), tensors())
+# a plain tuple of any kinds: a tiler (a tuple of layouts), a coordinate of ArithmeticTuples, a shape with a Layout in it
+MIXED = st.lists(KINDS, min_size=1, max_size=3).map(tuple)
+VALUES = st.one_of(KINDS, MIXED)
 
 PUBLIC = sorted(name for name in core.__all__ if callable(getattr(core, name)))
 
@@ -146,6 +149,9 @@ REFUSED = [
     ("fold", ((1, 2), 0, 3), "not a function"),
     ("filter_zeros", (Layout(3, 1), (8,)), "not congruent"),
     ("make_fragment_like", (Layout((2, 4), (ScaledBasis(1, (0,)), ScaledBasis(1, (1,)))),), "compact_order"),
+    ("size", ((2, Layout(4, 1)),), "no product"),
+    ("idx2crd", (4, (ComposedLayout(Swizzle(1, 2, 3), 0, Layout((8, 8))), 2)), "CuTe divides integers"),
+    ("flat_product", (Layout((4, 8)), (ComposedLayout(Swizzle(1, 2, 3), 0, Layout((8, 8))),)), "no Layout"),
     ("ScaledBasis", (1, 1), "tuple of mode"),
     ("DynamicInt", ((1,),), "needs an int"),
 ]
