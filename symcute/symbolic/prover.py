@@ -57,16 +57,19 @@ def _exact(question: str, *args):
     return exact.decide(question, *args)
 
 
-# Z3's budget where enumeration follows and is cheap (at most exact.CHEAP_ENUMERATION inputs: tens of
-# milliseconds of numpy): sized to the enumeration it may save, about one Z3 resource unit per this many
-# inputs (2^20 inputs: 16,384 units, ~10-20 ms; a simple Z3 proof takes ~10,000).
+# Z3's budget where enumeration follows (at most ENUMERATE_INSTEAD_OF_ISL inputs, within the exhaustive
+# limit: at most a few hundred milliseconds of numpy): sized to the enumeration it may save, about one Z3
+# resource unit per this many inputs (2^20 inputs: 16,384 units, ~10-20 ms; 2^24: 262,144; a simple Z3
+# proof takes ~10,000).  ISL is not asked there: its worker's stop is a wall clock, and enumeration decides
+# exactly, so every claim of such a domain gets the same verdict and method on any machine.
 INPUTS_PER_Z3_UNIT = 64
+ENUMERATE_INSTEAD_OF_ISL = 1 << 24
 
 
 def _exact_then_enumerate(question: str, n: int, limit, *args):
-    """:func:`_exact` where the caller enumerates ``n`` inputs when it cannot decide: on a cheap domain Z3
-    alone with a budget sized to the enumeration, no ISL (enumeration decides exactly, sooner)."""
-    if n <= min(exhaustive_limit(limit), exact.CHEAP_ENUMERATION):
+    """:func:`_exact` where the caller enumerates ``n`` inputs when it cannot decide: on an enumerable domain
+    Z3 alone with a budget sized to the enumeration, no ISL (enumeration decides exactly)."""
+    if n <= min(exhaustive_limit(limit), ENUMERATE_INSTEAD_OF_ISL):
         from . import z3_backend
         ms = max(1, n // (INPUTS_PER_Z3_UNIT * z3_backend.RLIMIT_PER_MS))
         with exact.time_budget(ms, exact.ISL_SECONDS):
