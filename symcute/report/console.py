@@ -63,7 +63,8 @@ def print_layout(layout) -> str:
 
 
 def print_tensor(tensor, print_type: bool = True) -> str:
-    """CuTe's ``print_tensor(tensor, print_type)`` for symcute's tensors (values: indices or coordinates)."""
+    """CuTe's ``print_tensor(tensor, print_type)`` for symcute's tensors (values: indices or coordinates; a
+    pointer tensor's values are the elements' indices from the pointer's base, as symcute holds no data)."""
     if isinstance(tensor, (Layout, ComposedLayout)):
         tensor = Tensor(tensor)
     if not isinstance(tensor, Tensor):
