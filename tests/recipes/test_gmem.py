@@ -44,3 +44,36 @@ def test_a_smaller_tile_and_both_languages():
     en, zh = markdown(d, "en"), markdown(d, "zh")
     assert "M/64" in en and "M/64" in zh
     assert en.count("**proved**") == zh.count("**已证明**")
+
+
+@pytest.mark.parametrize("wrong", ["offset", "layout"])
+def test_the_cross_check_finds_a_partition_that_differs_from_cores(monkeypatch, wrong):
+    """A formula whose thread 5 has thread 6's offset, or a layout with two strides exchanged (the same
+    offset, a different function), differs from core's partition_A: the cross-check says so."""
+    import types
+
+    from symcute.core import Layout
+    from symcute.recipes import derive_gmem
+    from symcute.recipes.records_gmem import Agreement, GmemChecks
+    from symcute.symbolic.parametric import tensor as T
+    right = T.partition
+
+    def partition(tiled, op, gA, t):
+        part = right(tiled, op, gA, t)
+        if t != 5:
+            return part
+        if wrong == "offset":
+            return right(tiled, op, gA, 6)
+
+        def swapped(values):
+            lay = part.layout.subs(values)
+            s = list(lay.stride)
+            s[1], s[2] = s[2], s[1]
+            return Layout(lay.shape, tuple(s))
+        return types.SimpleNamespace(offset_expr=part.offset_expr, layout=types.SimpleNamespace(subs=swapped))
+
+    monkeypatch.setattr(T, "partition", partition)
+    d = derive_gmem()
+    details = next(s.details for s in d.steps() if s.rule == "table" and s.details["kind"] == "gmem_checks")
+    check = {c.claim: c for c in GmemChecks.from_details(details).checks}["cross_check"]
+    assert check.verdict is Agreement.DIFFERS
