@@ -228,7 +228,7 @@ def decide_load(kernel: Kernel, op: str) -> ClaimResult:
     statement = (f"each k-tile's G2S copy writes every element of s{op.upper()}'s stage exactly once, with the "
                  f"g{op.upper()} element of the same tile coordinate")
     D = dp.copy_tv(x.g2s, "D", shape)
-    S = dp.copy_tv(x.g2s, "S", shape)
+    src = dp.copy_tv(x.g2s, "S", shape)
     link = f"the G2S copy [{op}] g2s = {x.g2s_text}"
     proofs = []
     if size(D) != T * (size(D) // T):
@@ -238,12 +238,12 @@ def decide_load(kernel: Kernel, op: str) -> ClaimResult:
     proofs.append(p_cover)
     if p_cover.refuted:
         return _load_cover_refuted(kernel, op, D, T, n, shape, statement, link, proofs)
-    out = _first_outside(S, size(S), n)
+    out = _first_outside(src, size(src), n)
     if out is not None:   # the source side reads outside the tile: that element is no element of the k-tile
         t, j = out % T, out // T
-        assert not 0 <= S(out) < n
+        assert not 0 <= src(out) < n
         ce = {"thread": t, "value": j, "k_tile": 0, "stage": 0, "expected": f"a g{op.upper()} element of the "
-              f"{shape[0]}x{shape[1]} k-tile", "found": f"tile index {S(out)}"}
+              f"{shape[0]}x{shape[1]} k-tile", "found": f"tile index {src(out)}"}
         return ClaimResult(cid, statement, "refuted", _join(proofs)[1] + "+exhaustive", counterexample=ce,
                            proofs=proofs, link=link, why=f"thread {t} value {j} reads outside the k-tile")
     smem = x.smem
@@ -370,7 +370,7 @@ def decide_fragment(kernel: Kernel, op: str) -> ClaimResult:
     else:
         # the element a register receives is the one the copy's destination map assigns its (thread, value):
         # the atom moves each reference coordinate (ldmatrix: from the row another thread addressed)
-        S = dp.copy_tv(x.s2r, "D", shape)
+        s2r_tv = dp.copy_tv(x.s2r, "D", shape)
         RD = x.s2r.retile(F)
         link = f"the S2R copy [{op}] s2r = {x.s2r_text}"
         p_rd = is_bijective(RD, R)
@@ -383,22 +383,22 @@ def decide_fragment(kernel: Kernel, op: str) -> ClaimResult:
             return ClaimResult(cid, statement, "refuted", _join(proofs)[1], counterexample=ce, proofs=proofs,
                                link=f"retile_D of tCr{O} {F} by the S2R copy: {RD}",
                                why="retile_D does not write every register of the fragment once")
-        if size(S) != T * size(RD):
+        if size(s2r_tv) != T * size(RD):
             ce = {"thread": 0, "expected": f"{size(RD)} values per thread (retile_D(tCr{O}))",
-                  "found": f"{size(S) // T} values per thread (partition_D of the S2R copy)"}
+                  "found": f"{size(s2r_tv) // T} values per thread (partition_D of the S2R copy)"}
             return ClaimResult(cid, statement, "refuted", "domains", counterexample=ce, proofs=proofs, link=link,
                                why="the S2R copy moves a different number of values per thread than the "
                                    "fragment holds")
         needed = Compose(Compose(need, dp.with_thread(T, Finv)), dp.with_thread(T, RD))
-        p = prove(S, needed, labels=("tidfrg_D", f"Layout{O}_TV o retile_D"))
+        p = prove(s2r_tv, needed, labels=("tidfrg_D", f"Layout{O}_TV o retile_D"))
         proofs.append(p)
         if p.refuted:
-            i = _first_differ(S, needed, size(S))
+            i = _first_differ(s2r_tv, needed, size(s2r_tv))
             t, j = i % T, i // T
             reg = RD(j)
             r = Finv(reg)
             assert F(r) == reg
-            return _fragment_refuted(cid, statement, op, proofs, link, t, r, F, fsizes, S(i), needed(i), shape,
+            return _fragment_refuted(cid, statement, op, proofs, link, t, r, F, fsizes, s2r_tv(i), needed(i), shape,
                                      fix=f"make_tiled_copy_{O}(..., mma)" if "make_tiled_copy_" + O not in
                                      x.s2r_text else "")
     verdict, method = _join(proofs)
@@ -820,7 +820,7 @@ def _gmem_vector(kernel, op, copy, shape, fv, statement, link, figures) -> Claim
     idx = exhaustive.values(S, size(S)).reshape((T, fv, -1), order="F")
     m, k = idx % shape[0], idx // shape[0]
     g = x.gmem
-    sM, sK = (sympy.sympify(d) for d in g.stride)
+    sM, sK = (_as_expr(d) for d in g.stride)
     steps = {(int(a), int(b)) for a, b in zip((m[:, 1:, :] - m[:, :-1, :]).ravel(),
                                                (k[:, 1:, :] - k[:, :-1, :]).ravel())}
     for dm, dk in sorted(steps):
@@ -841,6 +841,17 @@ def _gmem_vector(kernel, op, copy, shape, fv, statement, link, figures) -> Claim
     return ClaimResult(cid, statement, "proved", "exhaustive+polynomial", figures=figures)
 
 
+def _as_expr(v):
+    """A gmem stride as a SymPy expression: an int, or the parametric expression it already is (no text is
+    ever converted: the package has no sympify)."""
+    import sympy
+    if isinstance(v, int):
+        return sympy.Integer(v)
+    if isinstance(v, sympy.Basic):
+        return v
+    raise SymcuteError(f"kernel: a gmem stride {v!r} is neither an integer nor a parametric expression")
+
+
 def _monomials(exprs, syms) -> set:
     import sympy
     out = set()
@@ -853,7 +864,7 @@ def _monomials(exprs, syms) -> set:
 def _coeff(e, syms, mono):
     import sympy
     if not syms:
-        c = sympy.sympify(e)
+        c = _as_expr(e)
     else:
         c = sympy.Poly(sympy.expand(e), *syms).as_dict().get(mono, 0)
     c = sympy.nsimplify(c)
