@@ -179,7 +179,11 @@ def bank(smem: str, copy_atom: str = "SM75_U32x4_LDSM_N", mma: str = "SM80_16x8x
         if (c["m"], c["n"]) in owner:
             c["t"], c["v"] = owner[(c["m"], c["n"])]
     w = res.witness
+    phases = [{"phase": ph.index, "lanes": list(ph.lanes), "wavefronts": ph.wavefronts, "ideal": ph.ideal,
+               "bank": ph.bank, "bank_lanes": [list(x) for x in ph.bank_lanes]}
+              for ph in res.phases(w.warp, w.instruction)]
     return {"summary": [[k, v] for k, v in res.summary()], "panels": [grid],
+            "worst": {"warp": w.warp, "instruction": w.instruction, "phases": phases},
             "per_instruction": [list(r) for r in res.per_instruction],
             "wavefronts": res.wavefronts, "ideal": res.ideal_wavefronts, "conflict_free": res.conflict_free,
             "svg": bank_svg(res, w.warp, w.instruction), "smem": str(layout), "copy": tc.atom.name}

@@ -102,6 +102,11 @@ def test_bank_view_equals_the_memory_model(client):
             byte = layout(c["m"], c["n"]) * 2
             assert (c["addr"], c["bank"]) == (byte, byte // 4 % 32)
         assert d["svg"].startswith("<svg") or "<svg" in d["svg"][:300]
+        w = res.witness
+        want = res.phases(w.warp, w.instruction)
+        assert [(p["phase"], p["wavefronts"], p["bank"]) for p in d["worst"]["phases"]] == \
+            [(p.index, p.wavefronts, p.bank) for p in want]
+        assert sum(p["wavefronts"] for p in d["worst"]["phases"]) == max(r[2] for r in res.per_instruction)
 
 
 def test_names_with_markup_stay_text(client):

@@ -197,6 +197,15 @@ async function runBank() {
   const td = document.createElement("td");
   td.textContent = d.per_instruction.map(r => "(" + r.join(",") + ")").join(" ");
   tr.append(th, td); table.appendChild(tr);
+  for (const ph of d.worst.phases) {
+    const r = document.createElement("tr");
+    const h = document.createElement("th");
+    h.textContent = "warp " + d.worst.warp + ", instruction " + d.worst.instruction + ", phase " + ph.phase;
+    const v = document.createElement("td");
+    v.textContent = ph.wavefronts + " wavefronts (ideal " + ph.ideal + "); lanes " + ph.lanes.join(",") +
+      "; worst bank " + ph.bank + " hit by lanes " + ph.bank_lanes.map(x => x.join("+")).join(", ");
+    r.append(h, v); table.appendChild(r);
+  }
   showPanels("bank-panels", d.panels, "bank");
   lastSvg = d.svg;
 }
