@@ -6,7 +6,7 @@ ORM; served by uvicorn) because the page needs exactly that and nothing more.  R
 - ``GET /``: the page (static HTML; the inputs live in the URL's query, so a link reproduces the page);
 - ``GET /static/app.js``, ``/static/app.css``: the page's script and style (a fixed table: no path
   is ever joined from the request);
-- ``POST /api/eval``, ``/api/prove``, ``/api/bank``, ``/api/kernel``: a JSON object of text fields in, the answer of
+- ``POST /api/eval``, ``/api/prove``, ``/api/bank``, ``/api/kernel``, ``/api/derive``: a JSON object of text fields in, the answer of
   :mod:`.compute` out (``{"error": "one line"}`` with status 400 for bad input or a LimitError).
 
 Safe by default: the server binds 127.0.0.1 unless told otherwise; a body is at most ``MAX_BODY`` bytes
@@ -43,6 +43,7 @@ ENDPOINTS = {
     "bank": ("bank", (("smem", None), ("copy", "SM75_U32x4_LDSM_N"), ("mma", "SM80_16x8x16_F16F16F16F16_TN"),
                       ("atom_layout", "2,2,1"), ("operand", "A"), ("value_type", "half_t"))),
     "kernel": ("kernel", (("toml", None),)),
+    "derive": ("derive", (("expr", None), ("let", []), ("lang", "en"))),
 }
 
 

@@ -225,3 +225,15 @@ def kernel(toml: str) -> dict:
     except SymcuteError as e:
         out["note"] = f"no picture: {e}"
     return out
+
+
+def derive(expr: str, lets=None, lang: str = "en") -> dict:
+    """The Markdown proof of ``expr`` (``symcute derive expr EXPR --let ...``: each step with its formula and
+    the identity its rule guarantees, proved) in ``lang`` (en or zh)."""
+    from ..expr import derive_expr
+    from ..expr.bindings import parse_lets
+    from ..report import markdown
+    expr = _text(expr, "expression")
+    if lang not in ("en", "zh"):
+        raise ParseError(f"lang: expected en or zh, got {lang!r}")
+    return {"markdown": markdown(derive_expr(expr, parse_lets(_items(lets, "--let"))), lang)}

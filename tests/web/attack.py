@@ -129,7 +129,7 @@ def main() -> int:
     ap.add_argument("--rounds", type=int, default=100)
     ap.add_argument("--seed", type=int, default=27)
     a = ap.parse_args()
-    server = start_cli_process("serve", "--port", "0", "--workers", "2", "--seconds", "2")
+    server = start_cli_process("serve", "--port", "0", "--workers", "2", "--seconds", "0.5")
     try:
         url = urllib.parse.urlsplit(re.search(r"(http://\S+/)", server.stdout.readline()).group(1))
 

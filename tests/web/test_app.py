@@ -185,3 +185,11 @@ def test_kernel_bad_toml_is_one_line(client):
     assert r.status_code == 400 and r.json()["error"].startswith("kernel: not TOML")
     r = post(client, "kernel", toml=NT.replace("[pipeline]", "[pipelines]"))
     assert r.status_code == 400 and "unknown table [pipelines]" in r.json()["error"]
+
+
+def test_markdown_proof_is_derive_expr(client, cli):
+    expr, lets = "right_inverse(L)", ["L=(4,8):(8,1)"]
+    d = post(client, "derive", expr=expr, let=lets).json()
+    code, out, _ = cli(["derive", "expr", expr, "--let", lets[0]])
+    assert code == 0 and out.strip() == d["markdown"].strip() and "right_inverse" in d["markdown"]
+    assert "lang" in post(client, "derive", expr=expr, lang="fr").json()["error"]

@@ -160,3 +160,10 @@ def test_kernel_check_highlights_the_counterexample_thread(page, server):
     thread = owned.first.get_attribute("data-thread")
     assert f'"thread":{thread},' in row.inner_text()
     shot(page, "kernel_refuted")
+
+
+def test_copy_as_markdown_gives_the_derivation(page, server):
+    page.goto(server + "?" + urllib.parse.urlencode({"e": "right_inverse(L)", "l": "L=(4,8):(8,1)"}))
+    expect(page.locator("#value")).to_have_text("(8,4):(4,1)")
+    page.click("#copy-md")
+    expect(page.locator("#copy-md")).to_have_attribute("data-copied", re.compile(r"right_inverse"))

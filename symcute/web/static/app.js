@@ -9,7 +9,7 @@ const TV = ["175,175,255", "175,255,175", "255,255,175", "255,175,175",
             "210,210,255", "210,255,210", "255,255,210", "255,210,210"];
 const FIELDS = {expr: "e", lets: "l", params: "p", claim: "c", smem: "s", copy: "ca", mma: "mma",
                 "atom-layout": "al", operand: "op", "value-type": "vt", kernel: "k"};
-let lastSvg = null, lastMarkdown = "";
+let lastSvg = null, lastMarkdown = "", lastKind = null;
 
 function $(id) { return document.getElementById(id); }
 function lines(id) { return $(id).value.split("\n").map(s => s.trim()).filter(s => s.length > 0); }
@@ -159,6 +159,7 @@ async function runEval() {
   showPanels("panels", d.panels, "tv");
   const svgs = document.querySelectorAll("#panels svg");
   lastSvg = d.svg || (svgs.length ? new XMLSerializer().serializeToString(svgs[0]) : null);
+  lastKind = "eval";
   lastMarkdown = "`" + expr + "`\n\n```text\n" + d.value + "\n```\n" +
     (d.formula ? "\nformula: `" + d.formula + "`\n\n```text\n" + d.table + "\n```\n" : "");
 }
@@ -173,6 +174,7 @@ async function runProve() {
   setText("proof", d.text);
   $("proof").dataset.verdict = d.verdict;
   lastMarkdown = d.markdown;
+  lastKind = "prove";
 }
 
 async function runBank() {
@@ -208,6 +210,7 @@ async function runBank() {
   }
   showPanels("bank-panels", d.panels, "bank");
   lastSvg = d.svg;
+  lastKind = "bank";
 }
 
 async function runKernel() {
@@ -234,6 +237,7 @@ async function runKernel() {
   }
   lastMarkdown = "| claim | verdict | conditions |\n| --- | --- | --- |\n" + Object.entries(d.claims)
     .map(([id, c]) => "| " + id + " | " + c.verdict + " | " + (c.conditions || []).join(", ") + " |").join("\n") + "\n";
+  lastKind = "kernel";
 }
 
 function download() {
@@ -245,6 +249,12 @@ function download() {
 }
 
 async function copyMarkdown() {
+  const expr = $("expr").value.trim();
+  if (lastKind === "eval" && expr) {   // the expression's proof: symcute derive expr, step by step
+    const d = await post("derive", {expr: expr, let: lines("lets")});
+    if (d.error) { setText("error", d.error); return; }
+    lastMarkdown = d.markdown;
+  }
   if (!lastMarkdown) return;
   try { await navigator.clipboard.writeText(lastMarkdown); } catch (e) { /* a page without clipboard rights */ }
   $("copy-md").dataset.copied = lastMarkdown;
