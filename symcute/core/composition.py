@@ -50,7 +50,7 @@ def composition(lhs, rhs):
                 raise LayoutError(f"composition({lhs}, {rhs}): the right-hand side has an empty mode (), "
                                   f"and CuTe cannot make a layout of no modes (make_layout())")
             flat = coalesce_x(lhs, _coprofile(rhs))
-            shape, stride = _impl(flat._shape, flat._stride, rhs._shape, rhs._stride, lhs, rhs, {})
+            shape, stride = _impl(flat._shape, flat._stride, rhs._shape, rhs._stride, lhs, rhs, _cache_for(flat))
             return Layout._make(shape, stride)
         if t is tuple:
             if not rhs:
@@ -67,7 +67,7 @@ def composition(lhs, rhs):
             return Layout._make(tuple(m._shape for m in modes), tuple(m._stride for m in modes))
         if t is int or t is DynamicInt:
             flat = coalesce_x(lhs)
-            shape, stride = _impl(flat._shape, flat._stride, rhs, 1, lhs, rhs, {})
+            shape, stride = _impl(flat._shape, flat._stride, rhs, 1, lhs, rhs, _cache_for(flat))
             return Layout._make(shape, stride)
         if isinstance(rhs, Underscore):
             return lhs
@@ -119,6 +119,12 @@ def _coprofile(rhs: Layout):
 _FAST_RANK = 16
 
 
+def _cache_for(flat: Layout):
+    """A cache for ``_prefix_products`` where the coalesced lhs has more than ``_FAST_RANK`` modes, else None
+    (the step loop: a few modes cost less to divide through than to set up for)."""
+    return {} if type(flat._shape) is tuple and len(flat._shape) > _FAST_RANK else None
+
+
 def _prefix_products(lshape: tuple, cache: dict):
     """``[1, s0, s0*s1, ..., s0*...*s(last-1)]`` of the lhs modes but the last, when each of those is a
     static int >= 2 (what a coalesced layout's modes but the last are, extents >= 0 aside); else None.
@@ -156,71 +162,13 @@ def _impl(lshape, lstride, rshape, rstride, lhs, rhs, cache):
         return rshape, rstride
     if type(lshape) is not tuple:
         return rshape, rstride * lstride
-    if (len(lshape) > _FAST_RANK and type(rstride) is int and rstride > 0 and type(rshape) is int
-            and rshape >= 1 and recording() is None):
+    if (cache is not None and type(rstride) is int and rstride > 0 and type(rshape) is int and rshape >= 1
+            and len(lshape) > _FAST_RANK and recording() is None):
         prefix = _prefix_products(lshape, cache)
         if prefix is not None:
             return _divide_through(prefix, lshape, lstride, rshape, rstride, lhs, rhs)
-    return _divide_steps(lshape, lstride, rshape, rstride, lhs, rhs)
 
-
-def _divide_through(prefix, lshape, lstride, rshape, rstride, lhs, rhs):
-    """The loop of :func:`_divide_steps` for static ints ``rshape >= 1``, ``rstride > 0`` and lhs modes
-    but the last of static extents >= 2 (``prefix`` their prefix products), in O(log n + k) steps.
-
-    The loop's three phases: while the stride still covers the next lhs mode (``rstride >= prefix[i+1]``)
-    it is divided by it (each division exact, else the Stride Divisibility error) and nothing is kept,
-    so those k steps end in ``rstride // prefix[k]``, k found by bisection, their divisibility in the
-    one test ``prefix[k] | rstride`` (the prefixes divide one another); then one mode takes
-    ``min(ceil(s_k / a), rshape)``; from there the stride is 1 and each lhs mode keeps
-    ``min(s_i, rest)`` until the rest is 1 (the remaining steps keep nothing and leave the stride 1).
-    """
-    last = len(lshape) - 1
-    d = rstride
-    k = bisect_right(prefix, d, 1, last + 1) - 1   # prefix[1..k] <= d < prefix[k+1]
-    if d % prefix[k]:
-        m = next(m for m in range(1, k + 1) if d % prefix[m])   # the first division that is not exact
-        raise LayoutError(
-            f"composition({lhs}, {format_int_tuple(rhs)}): Stride Divisibility Condition violated: "
-            f"stride {d // prefix[m - 1]} is neither divisible by nor less than shape {lshape[m - 1]}")
-    a = d // prefix[k]
-    if k == last:
-        return rshape, a * lstride[last]
-    if rshape == 1:
-        return rshape, 1 * lstride[last]
-    s = lshape[k]
-    next_shape = (s + a - 1) // a
-    new_shape = next_shape if next_shape < rshape else rshape
-    if rshape % new_shape:
-        raise LayoutError(
-            f"composition({lhs}, {format_int_tuple(rhs)}): Shape Divisibility Condition violated: "
-            f"shape {rshape} is not divisible by {new_shape}")
-    result_shape = [new_shape]
-    result_stride = [a * lstride[k]]
-    rest = rshape // new_shape
-    i = k + 1
-    while rest != 1 and i < last:
-        s = lshape[i]
-        new_shape = s if s < rest else rest
-        if rest % new_shape:
-            raise LayoutError(
-                f"composition({lhs}, {format_int_tuple(rhs)}): Shape Divisibility Condition violated: "
-                f"shape {rest} is not divisible by {new_shape}")
-        result_shape.append(new_shape)
-        result_stride.append(1 * lstride[i])
-        rest //= new_shape
-        i += 1
-    if rest == 1:
-        if len(result_shape) == 1:
-            return result_shape[0], result_stride[0]
-        return tuple(result_shape), tuple(result_stride)
-    result_shape.append(rest)
-    result_stride.append(1 * lstride[last])
-    return tuple(result_shape), tuple(result_stride)
-
-
-def _divide_steps(lshape, lstride, rshape, rstride, lhs, rhs):
-    """CuTe's loop over the lhs modes, one division step each (every case; O(n) for n lhs modes)."""
+    # CuTe's loop over the lhs modes, one division step each (every case; O(n) for n lhs modes)
     result_shape: list = []
     result_stride: list = []
     rest_shape, rest_stride = rshape, rstride
@@ -281,4 +229,59 @@ def _divide_steps(lshape, lstride, rshape, rstride, lhs, rhs):
         return tuple(result_shape), tuple(result_stride)
     result_shape.append(rest_shape)
     result_stride.append(rest_stride * last_stride)
+    return tuple(result_shape), tuple(result_stride)
+
+
+def _divide_through(prefix, lshape, lstride, rshape, rstride, lhs, rhs):
+    """The step loop of :func:`_impl` for static ints ``rshape >= 1``, ``rstride > 0`` and lhs modes
+    but the last of static extents >= 2 (``prefix`` their prefix products), in O(log n + k) steps.
+
+    The loop's three phases: while the stride still covers the next lhs mode (``rstride >= prefix[i+1]``)
+    it is divided by it (each division exact, else the Stride Divisibility error) and nothing is kept,
+    so those k steps end in ``rstride // prefix[k]``, k found by bisection, their divisibility in the
+    one test ``prefix[k] | rstride`` (the prefixes divide one another); then one mode takes
+    ``min(ceil(s_k / a), rshape)``; from there the stride is 1 and each lhs mode keeps
+    ``min(s_i, rest)`` until the rest is 1 (the remaining steps keep nothing and leave the stride 1).
+    """
+    last = len(lshape) - 1
+    d = rstride
+    k = bisect_right(prefix, d, 1, last + 1) - 1   # prefix[1..k] <= d < prefix[k+1]
+    if d % prefix[k]:
+        m = next(m for m in range(1, k + 1) if d % prefix[m])   # the first division that is not exact
+        raise LayoutError(
+            f"composition({lhs}, {format_int_tuple(rhs)}): Stride Divisibility Condition violated: "
+            f"stride {d // prefix[m - 1]} is neither divisible by nor less than shape {lshape[m - 1]}")
+    a = d // prefix[k]
+    if k == last:
+        return rshape, a * lstride[last]
+    if rshape == 1:
+        return rshape, 1 * lstride[last]
+    s = lshape[k]
+    next_shape = (s + a - 1) // a
+    new_shape = next_shape if next_shape < rshape else rshape
+    if rshape % new_shape:
+        raise LayoutError(
+            f"composition({lhs}, {format_int_tuple(rhs)}): Shape Divisibility Condition violated: "
+            f"shape {rshape} is not divisible by {new_shape}")
+    result_shape = [new_shape]
+    result_stride = [a * lstride[k]]
+    rest = rshape // new_shape
+    i = k + 1
+    while rest != 1 and i < last:
+        s = lshape[i]
+        new_shape = s if s < rest else rest
+        if rest % new_shape:
+            raise LayoutError(
+                f"composition({lhs}, {format_int_tuple(rhs)}): Shape Divisibility Condition violated: "
+                f"shape {rest} is not divisible by {new_shape}")
+        result_shape.append(new_shape)
+        result_stride.append(1 * lstride[i])
+        rest //= new_shape
+        i += 1
+    if rest == 1:
+        if len(result_shape) == 1:
+            return result_shape[0], result_stride[0]
+        return tuple(result_shape), tuple(result_stride)
+    result_shape.append(rest)
+    result_stride.append(1 * lstride[last])
     return tuple(result_shape), tuple(result_stride)
