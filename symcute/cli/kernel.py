@@ -1,9 +1,12 @@
-"""``symcute kernel check FILE [--json]``: prove a CuTe GEMM mainloop's data path (docs/kernel.md).
+"""``symcute kernel check FILE [--json]``: prove a CuTe GEMM mainloop's data path; ``symcute kernel run FILE
+--shape M,N,K [--cta m,n] [--json]``: run it on the CPU (docs/kernel.md).
 
     symcute kernel check examples/kernels/sgemm_sm80_nt.toml          # one line per claim
     symcute kernel check examples/kernels/sgemm_sm80_nt.toml --json   # {"claims": {"a.load": {...}, ...}}
+    symcute kernel run examples/kernels/sgemm_sm80_nt.toml --shape 256,256,64
 
-Exit status as ``symcute prove``: 0 every claim proved, 1 a claim refuted, 3 one unknown, 2 bad input.
+Exit status as ``symcute prove``: 0 every claim proved, 1 a claim refuted, 3 one unknown, 2 bad input;
+``run``: 0 C equals numpy's matmul and no access is out of bounds, 1 otherwise, 2 bad input.
 """
 
 from __future__ import annotations
@@ -24,6 +27,14 @@ def register(sub) -> None:
     c.add_argument("--claim", action="append", default=None, metavar="ID", help="decide only this claim "
                    "(repeatable)")
     c.set_defaults(handler=run_check)
+    r = ks.add_parser("run", help="run the data path on integer numpy arrays and compare C with numpy's matmul "
+                                  "(exit 0 equal, 1 wrong elements or out-of-bounds accesses)")
+    r.add_argument("file", help="the kernel description (TOML)")
+    r.add_argument("--shape", required=True, metavar="M,N,K", help="the problem size")
+    r.add_argument("--cta", default=None, metavar="m,n", help="run only this CTA (default: the whole grid)")
+    r.add_argument("--seed", type=int, default=0, help="the seed of A's and B's random integers (default 0)")
+    r.add_argument("--json", action="store_true", help="print the run as JSON")
+    r.set_defaults(handler=run_run)
     p.set_defaults(handler=lambda args: p.print_help() or 2)
 
 
@@ -55,3 +66,41 @@ def run_check(args) -> int:
             if r.fix:
                 print(f"  fix:     {r.fix}")
     return result.exit_status
+
+
+def _pair(text: str):
+    from ..errors import SymcuteError
+    try:
+        m, n = (int(v) for v in text.split(","))
+    except ValueError:
+        raise SymcuteError(f"kernel run: --cta {text!r}: expected m,n (two integers)") from None
+    return m, n
+
+
+def run_run(args) -> int:
+    import json
+    from ..kernel import load, run
+    r = run(load(args.file), args.shape, _pair(args.cta) if args.cta else None, seed=args.seed)
+    d = r.to_dict()
+    if args.json:
+        print(json.dumps(d, indent=2, ensure_ascii=False))
+        return r.exit_status
+    M, N, K = r.shape
+    where = f"CTA ({d['cta'][0]},{d['cta'][1]})" if d["cta"] else f"{d['ctas']} CTAs"
+    print(f"{args.file}: M,N,K = {M},{N},{K}, {where}, seed {r.seed}, schedules {', '.join(d['schedules'])}")
+    if r.exit_status == 0:
+        print(f"C equals numpy's A @ B.T on {d['checked']} elements under every schedule; no access out of bounds")
+        return 0
+    if d["wrong_count"]:
+        per = ", ".join(f"{s} {n}" for s, n in d["wrong_by_schedule"].items())
+        print(f"{d['wrong_count']} wrong C elements of {d['checked']} ({per})")
+        for w in d["wrong"]:
+            print(f"  C(m={w['m']},n={w['n']}): expected {w['expected']}, found {w['found']} "
+                  f"({', '.join(w['schedules'])})")
+    if d["out_of_bounds_count"]:
+        print(f"{d['out_of_bounds_count']} out-of-bounds accesses")
+        for a in d["out_of_bounds"]:
+            kt = f", k-tile {a['k_tile']}" if a["k_tile"] is not None else ""
+            print(f"  {a['access']} {a['element']} at offset {a['offset']}: thread {a['thread']} value {a['value']}, "
+                  f"CTA ({a['cta']['m']},{a['cta']['n']}){kt}")
+    return r.exit_status

@@ -41,6 +41,45 @@ class Hazard:
     found: str
 
 
+def events(stages: int, k_blocks: int, k_tiles: int):
+    """The program of one thread of ``gemm_device``'s mainloop (sgemm_sm80.cu), event by event:
+    ``("issue", k_tile, stage)``, ``("fence",)``, ``("wait",)``, ``("sync",)``, ``("read", stage, k_block)``
+    (the S2R copy into register slice ``k_block``), ``("gemm", iteration, k_block)``.  The same program
+    drives the claim's model (:func:`run`) and the CPU run (:mod:`.simulate`)."""
+    P, KB, n = stages, k_blocks, k_tiles
+    count, nxt = n, 0
+    for k_pipe in range(P - 1):      # the prologue: P-1 k-tiles in flight
+        yield ("issue", nxt, k_pipe)
+        yield ("fence",)
+        count -= 1
+        if count > 0:
+            nxt += 1
+    read_stage, write_stage = 0, P - 1
+    p_stage = read_stage
+    if KB > 1:                       # the first k-block's registers, before the loop
+        yield ("wait",)
+        yield ("sync",)
+        yield ("read", p_stage, 0)
+    it = 0
+    while count > -(P - 1):
+        for kb in range(KB):
+            if kb == KB - 1:
+                p_stage = read_stage
+                yield ("wait",)
+                yield ("sync",)
+            yield ("read", p_stage, (kb + 1) % KB)
+            if kb == 0:
+                yield ("issue", nxt, write_stage)
+                yield ("fence",)
+                count -= 1
+                if count > 0:
+                    nxt += 1
+                write_stage = read_stage
+                read_stage = (read_stage + 1) % P
+            yield ("gemm", it, kb)
+        it += 1
+
+
 def run(stages: int, wait: int, k_blocks: int, k_tiles: int) -> Hazard | None:
     """The first consumed hazard of the sgemm_sm80 schedule, or None (the run is correct)."""
     P, W, KB, n = stages, wait, k_blocks, k_tiles
@@ -80,35 +119,20 @@ def run(stages: int, wait: int, k_blocks: int, k_tiles: int) -> Hazard | None:
         reads_since_sync[s].append(rd)
         regs[kb] = rd
 
-    count, nxt = n, 0
-    for k_pipe in range(P - 1):
-        issue(nxt, k_pipe)
-        fence()
-        count -= 1
-        if count > 0:
-            nxt += 1
-    read_stage, write_stage = 0, P - 1
-    p_stage = read_stage
-    if KB > 1:
-        wait_()
-        sync()
-        read(p_stage, 0)
-    it = 0
-    while count > -(P - 1):
-        for kb in range(KB):
-            if kb == KB - 1:
-                p_stage = read_stage
-                wait_()
-                sync()
-            read(p_stage, (kb + 1) % KB)
-            if kb == 0:
-                issue(nxt, write_stage)
-                fence()
-                count -= 1
-                if count > 0:
-                    nxt += 1
-                write_stage = read_stage
-                read_stage = (read_stage + 1) % P
+    for ev in events(P, KB, n):
+        kind = ev[0]
+        if kind == "issue":
+            issue(ev[1], ev[2])
+        elif kind == "fence":
+            fence()
+        elif kind == "wait":
+            wait_()
+        elif kind == "sync":
+            sync()
+        elif kind == "read":
+            read(ev[1], ev[2])
+        else:   # ("gemm", iteration, k_block)
+            it, kb = ev[1], ev[2]
             rd = regs.get(kb)
             want = f"k-tile {it} k-block {kb}"
             if rd is None or rd["tile"] != it or rd["kb"] != kb:
@@ -120,7 +144,6 @@ def run(stages: int, wait: int, k_blocks: int, k_tiles: int) -> Hazard | None:
             if rd["war"]:
                 return Hazard(n, it, kb, rd["stage"], "war", want,
                               f"stage {rd['stage']} overwritten by a later copy before every thread read it")
-        it += 1
     return None
 
 
