@@ -77,8 +77,25 @@ def refuse(op: str, args: tuple, i: int, wanted: str) -> LayoutError:
 
 
 def _int_tuple_leaves(x, basis: bool) -> bool:
-    if type(x) is tuple:
-        return all(_int_tuple_leaves(y, basis) for y in x)
+    # loops with exact type tests, not all() over generators: this runs on every public IntTuple call
+    t = type(x)
+    if t is int:
+        return True
+    if t is tuple:
+        for y in x:
+            ty = type(y)
+            if ty is int:
+                continue
+            if ty is tuple:
+                if not _int_tuple_leaves(y, basis):
+                    return False
+            elif not _leaf(y, basis):
+                return False
+        return True
+    return _leaf(x, basis)
+
+
+def _leaf(x, basis: bool) -> bool:
     if isinstance(x, int):
         return not isinstance(x, bool)
     return basis and isinstance(x, ScaledBasis)
@@ -88,7 +105,7 @@ def int_tuple(op: str, args: tuple, *positions: int, basis: bool = False) -> Non
     """Refuse unless each argument at ``positions`` is an IntTuple: an integer or a (nested) tuple of integers
     (``basis``: ScaledBasis leaves too, as in a stride)."""
     for i in positions:
-        if i < len(args) and not _int_tuple_leaves(args[i], basis):
+        if i < len(args) and type(args[i]) is not int and not _int_tuple_leaves(args[i], basis):
             x = args[i]
             what = "an IntTuple (an integer or a tuple of integers" + (", or of ScaledBasis strides)" if basis else ")")
             if type(x) is tuple:   # name the leaf that is no integer
