@@ -659,12 +659,13 @@ def _block_proof(G, n, m, prop, arg, ev, bound) -> str:
         high = all(x % (arg if prop == "aligned" else m) == 0 for x in [c0] + cols[b:])
         ok = ok and (len(echelon(cols[:b])) == b if prop == "injective" else arg & (arg - 1) == 0 and high
                      if prop == "aligned" else arg == 1 and cols[:b] == [1 << j for j in range(b)] and high)
-    elif "inputs" in ev or prop == "aligned" and n // m <= bound:   # re-enumeration (an alignment: the starts)
-        v = values(G, n, bound) if "inputs" in ev else {i: G(i) for i in range(0, n, m)}
+    elif "inputs" in ev or n <= bound or prop == "aligned" and n // m <= bound:   # re-enumeration (or the starts)
+        every = "inputs" in ev or n <= bound   # a solver's verdict too: the claim re-decided within the bound
+        v = values(G, n, bound) if every else {i: G(i) for i in range(0, n, m)}
         ok = ok and all(len(set(v[s:s + m])) == m for s in range(0, n, m)) if prop == "injective" else ok and \
-            not any(_fails_at(v.__getitem__, m, prop, arg, i) for i in (range(n) if "inputs" in ev else v))
+            not any(_fails_at(v.__getitem__, m, prop, arg, i) for i in (range(n) if every else v))
     else:
-        raise Unchecked(f"{prop} blocks: no arithmetic certificate (a solver's verdict) is re-checked")
+        raise Unchecked(f"{prop} blocks: a solver's verdict on {n} inputs, past the bound {bound}, is not re-checked")
     if not ok:
         raise Refused(f"the evidence does not show {prop} blocks of {m} (or the alignment {arg} is not positive)")
     return f"{prop} on every block of {m} ({'digits' if 'digits' in ev else 'GF(2)' if 'columns' in ev else 'values'})"
@@ -696,11 +697,12 @@ def check_images(c, ts, verdict, method, ev, bound) -> str:
     if not disjoint and isinstance(s, dict):
         r = check(s, bound) if s.get("claim") == {"kind": "equal", "terms": c["terms"][::-1], "n": nb} and nb <= na \
             and s.get("verdict") == "proved" else Result("failed", "", "it states no b == a on b's domain in a's")
-        if r.status != "ok":
-            raise (Unchecked if r.status == "unchecked" else Refused)(f"the nested equality: {r.why}")
-        return f"b == a on [0, {nb}), {nb} <= {na}: {r.why}"
-    if method != "exhaustive":
-        raise Unchecked(f"{c['kind']} by {method}: the solver's verdict is not re-checked")
+        if r.status == "failed":
+            raise Refused(f"the nested equality: {r.why}")
+        if r.status == "ok":   # else (a solver's equality) re-decided by enumeration below, within the bound
+            return f"b == a on [0, {nb}), {nb} <= {na}: {r.why}"
+    if na + nb > bound:   # within it, a solver's verdict is re-decided by enumeration too
+        raise Unchecked(f"{c['kind']} by {method}: {na} + {nb} inputs are past the bound {bound}: not re-checked")
     va, vb = set(values(a, na, bound)), set(values(b, nb, bound))
     if va & vb if disjoint else vb - va:
         raise Refused(f"the images {'meet' if disjoint else 'are not nested'} (re-enumerated)")
