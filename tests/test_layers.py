@@ -12,6 +12,9 @@ stack: they may read ``core`` (and ``hwcheck`` the atom catalog, the memory
 analyses whose accesses it runs, and the oracle's header lookup); only the CLI calls ``hwcheck``; no layer calls the
 oracle (the tests do).  ``symcute/__init__.py`` re-exports the public API and is
 no layer.  A package not in the table fails the test until it is placed.
+
+Inside ``atoms`` and ``symbolic`` no import cycle either (the same walk, function bodies included): the
+modules of a package form floors; symbolic's remaining cycles are listed as known exceptions.
 """
 
 from __future__ import annotations
