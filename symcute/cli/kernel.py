@@ -28,7 +28,7 @@ def register(sub) -> None:
                    "(repeatable)")
     c.set_defaults(handler=run_check)
     r = ks.add_parser("run", help="run the data path on integer numpy arrays and compare C with numpy's matmul "
-                                  "(exit 0 equal, 1 wrong elements or out-of-bounds accesses)")
+                                  "(exit 0 equal, 1 wrong elements, out-of-bounds or misaligned accesses)")
     r.add_argument("file", help="the kernel description (TOML)")
     r.add_argument("--shape", required=True, metavar="M,N,K", help="the problem size")
     r.add_argument("--cta", default=None, metavar="m,n", help="run only this CTA (default: the whole grid)")
@@ -89,7 +89,8 @@ def run_run(args) -> int:
     where = f"CTA ({d['cta'][0]},{d['cta'][1]})" if d["cta"] else f"{d['ctas']} CTAs"
     print(f"{args.file}: M,N,K = {M},{N},{K}, {where}, seed {r.seed}, schedules {', '.join(d['schedules'])}")
     if r.exit_status == 0:
-        print(f"C equals numpy's A @ B.T on {d['checked']} elements under every schedule; no access out of bounds")
+        print(f"C equals numpy's A @ B.T on {d['checked']} elements under every schedule; no access out of bounds "
+              f"or misaligned")
         return 0
     if d["wrong_count"]:
         per = ", ".join(f"{s} {n}" for s, n in d["wrong_by_schedule"].items())
@@ -102,5 +103,11 @@ def run_run(args) -> int:
         for a in d["out_of_bounds"]:
             kt = f", k-tile {a['k_tile']}" if a["k_tile"] is not None else ""
             print(f"  {a['access']} {a['element']} at offset {a['offset']}: thread {a['thread']} value {a['value']}, "
+                  f"CTA ({a['cta']['m']},{a['cta']['n']}){kt}")
+    if d["misaligned_count"]:
+        print(f"{d['misaligned_count']} misaligned vector accesses")
+        for a in d["misaligned"]:
+            kt = f", k-tile {a['k_tile']}" if a["k_tile"] is not None else ""
+            print(f"  {a['access']} of {a['operand']}: {a['element']}: thread {a['thread']} call {a['call']}, "
                   f"CTA ({a['cta']['m']},{a['cta']['n']}){kt}")
     return r.exit_status

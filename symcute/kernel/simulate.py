@@ -22,7 +22,9 @@ before that finds the stage's old contents) and ``reads-late`` (copies land at i
 reads and MMAs between two ``__syncthreads`` run after every copy of the segment, as a lagging warp's
 would).  ``tma``/``sync`` kinds run in program order with copies complete at issue (no schedule model).
 
-C is compared with numpy's ``A @ B.T`` (A is ``(M,K)``, B ``(N,K)``, as ``gemm_device``'s ``mA``/``mB``).
+Each call of a vector copy atom (its ``FrgV``: cp.async's 16 bytes, an ldmatrix row) must move one
+contiguous vector aligned to its width, in gmem and in smem; a call that does not is a misaligned access
+(the device's misaligned-address fault).  C is compared with numpy's ``A @ B.T`` (A is ``(M,K)``, B ``(N,K)``, as ``gemm_device``'s ``mA``/``mB``).
 Unwritten smem words and out-of-bounds gmem reads hold :data:`POISON`; C's memory starts as
 :data:`UNWRITTEN`.  Everything is int64, exact for the values drawn (|A|, |B| <= 255: two
 sums agree by chance rarely, so a misplaced element shows).
@@ -59,8 +61,10 @@ def _np():
 @dataclass
 class RunResult:
     """The run of one problem size: ``C`` as the kernel left it, ``expected`` (numpy's ``A @ B.T``), the
-    ``checked`` mask (the C elements of the CTAs run), the wrong elements per schedule, and the
-    out-of-bounds accesses (``accesses``, at most :data:`MAX_ACCESSES`; ``access_count`` is exact)."""
+    ``checked`` mask (the C elements of the CTAs run), the wrong elements per schedule, and the bad
+    accesses (``accesses``, at most :data:`MAX_ACCESSES`; ``access_count`` is exact): out of bounds
+    (``operand``, ``access`` read/write, ``cta``, ``k_tile``, ``thread``, ``value``, ``element``,
+    ``coord``, ``offset``) or a misaligned vector (``access`` "misaligned read/write", ``call``, ``offsets``)."""
     kernel: Kernel
     shape: tuple
     ctas: list
@@ -71,7 +75,8 @@ class RunResult:
     schedules: dict                     # name -> (n, 2) array of the wrong (m, n) under that order
     found: dict                         # name -> C as that order left it
     accesses: list = field(default_factory=list)
-    access_count: int = 0
+    access_count: int = 0               # out-of-bounds and misaligned accesses
+    misaligned_count: int = 0
 
     @property
     def wrong(self):
@@ -84,7 +89,8 @@ class RunResult:
 
     @property
     def exit_status(self) -> int:
-        """0: C equals numpy's matmul under every schedule and no access is out of bounds; 1 otherwise."""
+        """0: C equals numpy's matmul under every schedule and no access is out of bounds or misaligned; 1
+        otherwise."""
         return 1 if len(self.wrong) or self.access_count else 0
 
     def wrong_elements(self, limit: int | None = 8) -> list:
@@ -105,8 +111,11 @@ class RunResult:
                 "checked": int(self.checked.sum()), "schedules": list(self.schedules),
                 "wrong_count": int(len(self.wrong)),
                 "wrong_by_schedule": {s: int(len(w)) for s, w in self.schedules.items()},
-                "wrong": self.wrong_elements(limit), "out_of_bounds_count": self.access_count,
-                "out_of_bounds": self.accesses[:limit], "equal": self.exit_status == 0}
+                "wrong": self.wrong_elements(limit),
+                "out_of_bounds_count": self.access_count - self.misaligned_count,
+                "out_of_bounds": [a for a in self.accesses if "call" not in a][:limit],
+                "misaligned_count": self.misaligned_count,
+                "misaligned": [a for a in self.accesses if "call" in a][:limit], "equal": self.exit_status == 0}
 
 
 # --- the plan: every map of the data path as index arrays (independent of the problem size) ---------------------
@@ -153,6 +162,7 @@ class _Operand:
         self.smem_off = _vals(x.smem)
         self.smem_size = max(int(self.smem_off.max()) + 1, 1)
         self.zfill = "ZFILL" in x.g2s.atom.name
+        self.g2s_vector = _vector_width(x.g2s, dp.copy_tv(x.g2s, "D", self.shape))
         F = dp.fragment(mma, op.upper(), x.smem)
         self.fragment = F
         self.registers = int(_vals(F).max()) + 1
@@ -171,6 +181,18 @@ class _Operand:
             regs = np.broadcast_to(_vals(RD), held.shape)
             kb, _ = _kblock_of(RD)
         KB = dp.flat_sizes(F)[2]
+        # the S2R copy's smem side per atom call, by k-block (an ldmatrix row, a vector load)
+        self.s2r_calls = None
+        if x.s2r is not None:
+            from ..memory.copy import default_side
+            tv = dp.copy_tv(x.s2r, default_side(x.s2r.atom), self.shape)
+            side = _per_thread(tv, T)
+            fv = _vector_width(x.s2r, tv)
+            if fv > 1:
+                calls = side.reshape((T, fv, -1), order="F")
+                call_kb = kb[::fv][:calls.shape[2]]
+                self.s2r_calls = (fv, [(np.flatnonzero(call_kb == k), calls[:, :, call_kb == k]) for k in
+                                       range(dp.flat_sizes(F)[2])])
         # per k-block: the (thread, register) written and the tile index read (copy(tXsA(_,_,kb), tXrA(_,_,kb)))
         self.reads = []
         t = np.broadcast_to(np.arange(T)[:, None], held.shape)
@@ -178,6 +200,23 @@ class _Operand:
             sel = kb == k
             self.reads.append((t[:, sel].ravel(), regs[:, sel].ravel(), held[:, sel].ravel()))
         self.k_blocks = KB
+
+
+def _vector_width(copy, tv) -> int:
+    """The values one call of the copy atom moves as one vector: ``FrgV`` of its TV layout ``tv``
+    (``(thr, (FrgV,FrgX), rest)``), 1 for an element-wise atom (as the ``vector`` claims read it)."""
+    from ..memory.copy import atom_kind
+    fam, _ = atom_kind(copy.atom)
+    fv = size(tv[1][0]) if isinstance(tv.shape[1], tuple) else 1
+    return 1 if fam == "none" else fv
+
+
+def _misaligned(offs, fv: int):
+    """``(thread, call)`` pairs of a ``(T, fv, calls)`` offset array whose values are not one contiguous,
+    aligned vector."""
+    np = _np()
+    bad = (offs != offs[:, :1, :] + np.arange(fv)[None, :, None]).any(axis=1) | (offs[:, 0, :] % fv != 0)
+    return np.argwhere(bad)
 
 
 class _MMA:
@@ -399,7 +438,7 @@ def run(kernel, shape, cta=None, seed: int = 0) -> RunResult:
         wrong[sched] = bad
         found[sched] = C
     return RunResult(kernel, (M, N, K), ctas, seed, found[schedules[0]], expected, checked, wrong, found,
-                     log.items, log.count)
+                     log.items, log.count, log.misaligned_count)
 
 
 class _Accesses:
@@ -407,6 +446,7 @@ class _Accesses:
 
     def __init__(self):
         self.items, self.count, self.seen = [], 0, set()
+        self.misaligned_count = 0
 
     def add(self, operand, access, cta, k_tile, threads, values, rows, cols, offsets):
         names = _NAMES.get(operand.lower(), ("r", "c"))
@@ -421,6 +461,21 @@ class _Accesses:
                                    "k_tile": k_tile, "thread": t, "value": j,
                                    "element": f"{operand}({names[0]}={r},{names[1]}={c})", "coord": [r, c],
                                    "offset": o})
+
+
+    def misaligned(self, operand, access, cta, k_tile, t, call, offsets, fv):
+        """A copy-atom call whose ``fv`` values are not one contiguous vector aligned to its width (the
+        device's "misaligned address" fault for a cp.async; CuTe's recast refuses it at compile time)."""
+        key = (operand, "misaligned " + access, cta, k_tile, t, call)
+        if key in self.seen:
+            return
+        self.seen.add(key)
+        self.count += 1
+        self.misaligned_count += 1
+        if len(self.items) < MAX_ACCESSES:
+            self.items.append({"operand": operand, "access": f"misaligned {access}", "cta": dict(zip(("m", "n"), cta)),
+                               "k_tile": k_tile, "thread": t, "call": call, "offset": offsets[0], "offsets": offsets,
+                               "element": f"a {fv}-value vector at offsets {offsets}"})
 
 
 def _load(X: _Operand, gm: _Gmem, block: int, k_tile: int, stage: int, cta, log):
@@ -448,6 +503,16 @@ def _load(X: _Operand, gm: _Gmem, block: int, k_tile: int, stage: int, cta, log)
             i = np.flatnonzero(out)
             log.add(X.op.upper(), "read", cta, k_tile, i % T, i // T, r[i], c[i], off[i])
     soff = X.smem_off[dst + X.tile * stage]
+    fv = X.g2s_vector
+    if fv > 1 and log is not None:      # each call's values: one contiguous, aligned vector on both sides
+        shape3 = (T, fv, -1)
+        whole = inside.reshape(shape3, order="F").all(axis=1)
+        for side, offs in (("", off), ("s", soff)):
+            o3 = offs.reshape(shape3, order="F")
+            for t, call in _misaligned(o3, fv):
+                if side == "s" or whole[t, call] or not X.x.predicate:   # copy_if skips a partial call
+                    log.misaligned(side + X.op.upper(), "write" if side else "read", cta, k_tile, int(t), int(call),
+                                   o3[t, :, call].tolist(), fv)
     sok = (soff >= 0) & (soff < X.smem_size)
     if not sok.all() and log is not None:
         i = np.flatnonzero(~sok)
@@ -473,6 +538,13 @@ def _run_cta(kernel, sched, W, cta, A, B, mma, epi, g, c, n_tiles, log):
 
     def read(stage, kb):
         for op, X, _ in ops:
+            if X.s2r_calls is not None and log is not None:
+                fv, per_kb = X.s2r_calls
+                calls, idx3 = per_kb[kb]
+                o3 = X.smem_off[idx3 + X.tile * stage]
+                for t, c in _misaligned(o3, fv):
+                    log.misaligned("s" + X.op.upper(), "read", cta, None, int(t), int(calls[c]), o3[t, :, c].tolist(),
+                                   fv)
             t, r, idx = X.reads[kb]
             soff = X.smem_off[idx + X.tile * stage]
             ok = (soff >= 0) & (soff < X.smem_size)

@@ -141,7 +141,7 @@ def test_stages_sharing_smem_reproduces(tmp_path):
 
 def _access(r, operand, ce, index_key="value"):
     hits = [a for a in r.accesses if a["operand"] == operand and a["thread"] == ce["thread"]
-            and a["value"] == ce[index_key] and all(a["cta"][d] == v for d, v in ce["cta"].items())
+            and a.get("value") == ce[index_key] and all(a["cta"][d] == v for d, v in ce["cta"].items())
             and (a["k_tile"] == ce.get("k_tile"))]
     return hits
 
@@ -247,6 +247,48 @@ def test_predicated_k_residue_without_zero_fill(tmp_path):
     assert check(k, ["residue"]).claims["residue"].verdict == "proved"
     for K in (12, 5, 33):
         assert run(k, (128, 128, K)).exit_status == 0
+
+
+def _misaligned(r, operand, ce):
+    return [a for a in r.accesses if a["access"].startswith("misaligned") and a["operand"] == operand
+            and a["thread"] == ce["thread"] and a["call"] == ce["call"]]
+
+
+def test_misaligned_cp_async_in_gmem_reproduces(tmp_path):
+    # M undeclared: ldA = M = 1, the 16-byte cp.async of a k > 0 column starts at offset 1
+    k = load(variant(tmp_path, NT, 'params = ["M:128", "N:128", "K:8"]', 'params = ["M", "N:128", "K:8"]'))
+    c = check(k, ["a.g2s.vector"]).claims["a.g2s.vector"]
+    assert c.verdict == "refuted"
+    ce = c.counterexample
+    p = ce["problem"]
+    r = run(k, (p["M"], p["N"], p["K"]))
+    hits = [a for a in _misaligned(r, "A", ce) if a["cta"]["m"] == ce["cta"] and a["k_tile"] == ce["k_tile"]]
+    assert len(hits) == 1 and ce["found"] == f"offsets {hits[0]['offsets']}"
+    assert r.to_dict()["misaligned_count"] == r.misaligned_count > 0
+    # with ldA a multiple of 4 the vectors are aligned (only the residue's reads are out of bounds)
+    r = run(k, (100, 128, 8))
+    assert r.misaligned_count == 0 and r.access_count > 0
+
+
+def test_cp_async_across_a_k_major_smem_reproduces(tmp_path):
+    k = load(variant(tmp_path, NT, 'smem = "(128,8,3):(1,128,1024)"', 'smem = "(128,8,3):(8,1,1024)"'))
+    c = check(k, ["a.g2s.vector", "a.load"]).claims
+    assert c["a.load"].verdict == "proved" and c["a.g2s.vector"].verdict == "refuted"
+    ce = c["a.g2s.vector"].counterexample
+    r = run(k, (128, 128, 8))
+    assert len(r.wrong) == 0                # the elements are right; the 16-byte smem vector is not one
+    hits = _misaligned(r, "sA", ce)
+    assert hits and all(ce["found"] == f"offsets {h['offsets']}" for h in hits) and r.exit_status == 1
+
+
+def test_transposed_ldmatrix_on_a_k_major_tile_reproduces(tmp_path):
+    k = load(_hgemm(tmp_path, "make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N,half_t>{}, mma)",
+                    "make_tiled_copy_A(Copy_Atom<SM75_U16x8_LDSM_T,half_t>{}, mma)"))
+    ce = check(k, ["a.s2r.vector"]).claims["a.s2r.vector"].counterexample
+    r = run(k, (128, 128, 32))
+    assert len(r.wrong) == 0
+    hits = _misaligned(r, "sA", ce)
+    assert hits and all(ce["found"] == f"offsets {h['offsets']}" and h["access"] == "misaligned read" for h in hits)
 
 
 def test_bank_conflicts_do_not_change_values(tmp_path):
