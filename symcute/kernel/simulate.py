@@ -502,7 +502,9 @@ def _load(X: _Operand, gm: _Gmem, block: int, k_tile: int, stage: int, cta, log)
         elif log is not None:
             i = np.flatnonzero(out)
             log.add(X.op.upper(), "read", cta, k_tile, i % T, i // T, r[i], c[i], off[i])
-    soff = X.smem_off[dst + X.tile * stage]
+    in_tile = (dst >= 0) & (dst < X.tile)     # a destination past the stage's tile is no element of it
+    soff = np.full(dst.shape, -1, dtype=np.int64)
+    soff[in_tile] = X.smem_off[dst[in_tile] + X.tile * stage]
     fv = X.g2s_vector
     if fv > 1 and log is not None:      # each call's values: one contiguous, aligned vector on both sides
         shape3 = (T, fv, -1)
@@ -541,13 +543,19 @@ def _run_cta(kernel, sched, W, cta, A, B, mma, epi, g, c, n_tiles, log):
             if X.s2r_calls is not None and log is not None:
                 fv, per_kb = X.s2r_calls
                 calls, idx3 = per_kb[kb]
-                o3 = X.smem_off[idx3 + X.tile * stage]
+                o3 = X.smem_off[np.clip(idx3, 0, X.tile - 1) + X.tile * stage]
                 for t, c in _misaligned(o3, fv):
                     log.misaligned("s" + X.op.upper(), "read", cta, None, int(t), int(calls[c]), o3[t, :, c].tolist(),
                                    fv)
             t, r, idx = X.reads[kb]
-            soff = X.smem_off[idx + X.tile * stage]
+            soff = np.full(idx.shape, -1, dtype=np.int64)
+            in_tile = (idx >= 0) & (idx < X.tile)
+            soff[in_tile] = X.smem_off[idx[in_tile] + X.tile * stage]
             ok = (soff >= 0) & (soff < X.smem_size)
+            if not ok.all() and log is not None:
+                i = np.flatnonzero(~ok)
+                log.add("s" + X.op.upper(), "read", cta, None, t[i], r[i], idx[i] % X.shape[0], idx[i] // X.shape[0],
+                        soff[i])
             v = np.full(soff.shape, POISON, dtype=np.int64)
             v[ok] = smem[op][soff[ok]]
             regs[op][t, r] = v

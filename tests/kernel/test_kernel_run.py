@@ -18,7 +18,7 @@ from symcute.kernel import datapath as dp
 from symcute.kernel.simulate import UNWRITTEN
 from symcute.symbolic import exhaustive
 from tests.cli_runner import run_cli
-from tests.kernel.test_kernel_check import (HGEMM, NT, TN, UNPERMUTED, _epilogue, _hgemm, _s2r_variant,
+from tests.kernel.test_kernel_check import (HOSTILE, NT, TN, UNPERMUTED, _epilogue, _hgemm, _s2r_variant,
                                             variant)
 
 
@@ -298,6 +298,26 @@ def test_bank_conflicts_do_not_change_values(tmp_path):
                     "Layout<Shape<_8,_32>,Stride<_32,_1>>{}"))
     assert check(k, ["a.s2r.banks"]).claims["a.s2r.banks"].verdict == "refuted"
     assert run(k, (128, 128, 64)).exit_status == 0
+
+
+@pytest.mark.parametrize("table,key,value", HOSTILE, ids=[f"{t}.{k}:{str(v)[:30]}" for t, k, v in HOSTILE])
+def test_hostile_descriptions_run_or_refuse_and_agree_with_gemm(table, key, value):
+    # a result or a one-line error, never a traceback; where both answer, the run is clean exactly when
+    # the gemm claim is not refuted
+    data = tomllib.loads(NT.read_text())
+    data.setdefault(table, {})[key] = value
+    try:
+        k = from_dict(data, source="k.toml")
+    except SymcuteError:
+        return
+    try:
+        r = run(k, (128, 128, 8))
+    except SymcuteError as e:
+        assert "\n" not in str(e) and str(e).startswith(("k.toml: ", "kernel run: "))
+        return
+    json.dumps(r.to_dict())
+    gemm = check(k, ["gemm"]).claims["gemm"]
+    assert (r.exit_status == 0) == (gemm.verdict != "refuted"), (gemm.why, r.to_dict()["wrong_count"])
 
 
 # --- the command and bad input -----------------------------------------------------------------------------
