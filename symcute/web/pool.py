@@ -17,6 +17,7 @@ import collections
 import json
 import multiprocessing
 import os
+import signal
 import threading
 import time
 
@@ -27,6 +28,7 @@ MEMORY_BYTES = 2 << 30      # address space of one worker (a request past it get
 PRELOAD = ["symcute.web.compute", "symcute.expr", "symcute.symbolic", "symcute.memory", "symcute.report.pictures",
            "symcute.report.bank", "symcute.recipes.bank", "symcute.symbolic.claim", "symcute.web.warm"]
 CACHE_ENTRIES = 512
+WAITING_PER_SLOT = 8        # slow requests that may wait (stopped) per slow slot before one is refused
 WALL_FACTOR = 20             # a slow request's wall-clock cap, in multiples of its CPU limit
 
 
@@ -74,14 +76,12 @@ class _Worker:
         self.cpu_at_send = self.cpu_seconds() or 0.0
         self.conn.send((name, args))
 
-    def wait(self, seconds: float):
-        """The answer, or None when none came within ``seconds`` (the worker keeps computing)."""
-        if self.conn.poll(max(seconds, 0)):
-            try:
-                return self.conn.recv()
-            except (EOFError, OSError):   # the worker died (a signal, the memory cap hit outside Python)
-                return ("error", "LimitError: the request's worker stopped (memory or a signal)")
-        return None
+    def receive(self):
+        """The answer waiting on the pipe (or the line for a worker that died instead of answering)."""
+        try:
+            return self.conn.recv()
+        except (EOFError, OSError):   # the worker died (a signal, the memory cap hit outside Python)
+            return ("error", "LimitError: the request's worker stopped (memory or a signal)")
 
     def cpu_seconds(self):
         """The worker's CPU time (Linux: /proc), or None where the platform does not say."""
@@ -92,23 +92,27 @@ class _Worker:
         except (OSError, ValueError, IndexError):
             return None
 
-    def wait_cpu(self, cpu_seconds: float, wall_seconds: float):
-        """The answer, or None once the worker has used ``cpu_seconds`` of CPU (or ``wall_seconds`` passed)."""
-        start = time.monotonic()
-        while True:
-            answer = self.wait(0.01 if cpu_seconds < 0.5 else 0.05)
-            if answer is not None:
-                return answer
-            cpu = self.cpu_seconds()
-            if (cpu is not None and cpu - self.cpu_at_send > cpu_seconds) or time.monotonic() - start > wall_seconds:
-                return None
-
     def lower_priority(self) -> None:
         """A slow request's worker runs at the lowest priority: the fast lane's workers get the CPU first."""
+        self._priority(19)
+
+    def normal_priority(self) -> bool:
+        """Back to the fast lane's priority; False where the machine does not let a process raise it."""
+        return self._priority(0)
+
+    def _priority(self, nice: int) -> bool:
         try:
-            os.setpriority(os.PRIO_PROCESS, self.proc.pid, 19)
-        except (OSError, AttributeError):
-            pass
+            os.setpriority(os.PRIO_PROCESS, self.proc.pid, nice)
+            return True
+        except (OSError, AttributeError):   # raising it back needs privileges some machines do not grant
+            return False
+
+    def pause(self) -> None:
+        """Stop the worker (SIGSTOP): a slow request waiting for a slot uses no CPU; its CPU limit waits too."""
+        os.kill(self.proc.pid, signal.SIGSTOP)
+
+    def resume(self) -> None:
+        os.kill(self.proc.pid, signal.SIGCONT)
 
     def kill(self) -> None:
         self.proc.kill()
@@ -122,8 +126,10 @@ class Pool:
     Two lanes, so that a cheap request never waits behind an expensive one: a request starts on one of
     ``workers`` fast workers; when it has used ``fast_seconds`` of CPU without answering it is slow: its worker
     leaves the fast lane (a fresh one takes its place), drops to the lowest CPU priority (the fast lane
-    gets the CPU first) and finishes there, until it has used ``seconds`` of CPU; at most ``slow`` slow
-    requests at once (past that a slow request is answered with a LimitError at once).
+    gets the CPU first) and finishes there, until it has used ``seconds`` of CPU.  At most ``slow`` slow
+    requests compute at once; the next ones wait stopped (SIGSTOP: no CPU, their limit waits too), up to
+    ``WAITING_PER_SLOT`` per slot, past which one is answered with a LimitError at once.  ``slow`` spare
+    workers replace the fast lane's without a fork.
 
     @param workers       fast workers (requests served at once when every one is cheap)
     @param seconds       the per-request limit, in CPU seconds of its worker (waiting is not counted)
@@ -142,15 +148,18 @@ class Pool:
         self._ctx.set_forkserver_preload(PRELOAD)
         self._idle: asyncio.Queue | None = None
         self._live: set = set()
-        self._slow_now = 0
+        self._waiting = 0
         self._cache: collections.OrderedDict = collections.OrderedDict()
         self._lock = threading.Lock()
         self.stats = {"requests": 0, "cached": 0, "slow": 0, "timeouts": 0, "busy": 0}
 
     async def start(self) -> None:
-        self._idle = asyncio.Queue()
+        self._idle, self._spare = asyncio.Queue(), asyncio.Queue()
+        self._slots = asyncio.Semaphore(self.slow)
         for _ in range(self.workers):
             self._idle.put_nowait(await self._spawn())
+        for _ in range(self.slow):   # a slow request's fast worker is replaced from here, without a fork
+            self._spare.put_nowait(await self._spawn())
 
     async def close(self) -> None:
         for w in list(self._live):
@@ -183,36 +192,74 @@ class Pool:
         return answer
 
     async def _compute(self, name: str, args: tuple):
-        loop = asyncio.get_running_loop()
         w = await self._idle.get()
         w.send(name, args)
-        answer = await loop.run_in_executor(None, w.wait_cpu, self.fast_seconds, self.seconds * WALL_FACTOR)
+        answer = await self._answer(w, self.fast_seconds, self.seconds * WALL_FACTOR)
         if answer is not None:
             self._idle.put_nowait(w)
             return answer
-        # slow: w leaves the fast lane (a fresh worker takes its place) and yields the CPU to it
+        # slow: w leaves the fast lane (a spare takes its place) and yields the CPU to the fast lane
         self.stats["slow"] += 1
-        asyncio.ensure_future(self._refill())
-        if self._slow_now >= self.slow:
-            self._retire(w)
-            self.stats["busy"] += 1
-            return ("error", f"LimitError: the server is computing {self._slow_now} slow requests already "
-                             f"(symcute serve --slow); try again")
-        self._slow_now += 1
+        if self._spare.empty():
+            asyncio.ensure_future(self._refill(self._idle))
+        else:
+            self._idle.put_nowait(self._spare.get_nowait())
+        w.lower_priority()
+        if self._slots.locked():   # every slow slot taken: w waits stopped (no CPU), up to MAX_WAITING of them
+            if self._waiting >= self.slow * WAITING_PER_SLOT:
+                self._retire(w)
+                self.stats["busy"] += 1
+                return ("error", f"LimitError: the server has {self._waiting} slow requests waiting already "
+                                 f"(symcute serve --slow); try again")
+            w.pause()
+        self._waiting += 1
         try:
-            w.lower_priority()
-            answer = await loop.run_in_executor(None, w.wait_cpu, self.seconds, self.seconds * WALL_FACTOR)
-        finally:
-            self._slow_now -= 1
+            async with self._slots:
+                self._waiting -= 1
+                w.resume()
+                answer = await self._answer(w, self.seconds, self.seconds * WALL_FACTOR)
+        except BaseException:
             self._retire(w)
+            raise
+        if answer is None or not w.proc.is_alive():
+            self._retire(w)
+            asyncio.ensure_future(self._refill(self._spare))
+        elif self._spare.qsize() < self.slow and w.normal_priority():
+            self._spare.put_nowait(w)
+        else:
+            self._retire(w)
+            if self._spare.qsize() < self.slow:
+                asyncio.ensure_future(self._refill(self._spare))
         if answer is None:
             self.stats["timeouts"] += 1
             answer = ("error", f"LimitError: the request took more than {self.seconds:g} s of CPU "
                                f"(the server's per-request limit, symcute serve --seconds)")
         return answer
 
-    async def _refill(self) -> None:
-        self._idle.put_nowait(await self._spawn())
+    async def _answer(self, w, cpu_seconds: float, wall_seconds: float):
+        """The worker's answer, or None once it has used ``cpu_seconds`` of CPU since the request was sent
+        (or ``wall_seconds`` passed).  Waits on the event loop (a reader on the pipe), holding no thread."""
+        loop = asyncio.get_running_loop()
+        start, fd = loop.time(), w.conn.fileno()
+        while True:
+            if w.conn.poll(0):
+                return w.receive()
+            ready = loop.create_future()
+            loop.add_reader(fd, lambda: ready.done() or ready.set_result(None))
+            try:
+                await asyncio.wait_for(ready, 0.01 if cpu_seconds < 0.5 else 0.05)
+            except asyncio.TimeoutError:
+                pass
+            finally:
+                loop.remove_reader(fd)
+            if w.conn.poll(0):
+                return w.receive()
+            cpu = w.cpu_seconds()
+            if (cpu is not None and cpu - w.cpu_at_send > cpu_seconds) or loop.time() - start > wall_seconds:
+                return None
+
+    async def _refill(self, queue) -> None:
+        queue.put_nowait(await self._spawn())
 
 
 __all__ = ["Pool"]
