@@ -98,6 +98,9 @@ def run_run(args) -> int:
         for w in d["wrong"]:
             print(f"  C(m={w['m']},n={w['n']}): expected {w['expected']}, found {w['found']} "
                   f"({', '.join(w['schedules'])})")
+        for s, f in d["first_wrong_k_tile"].items():
+            print(f"  {s}: the accumulators first differ from numpy's partial sums after k-tile {f['k_tile']} "
+                  f"(CTA ({f['cta'][0]},{f['cta'][1]}))")
     if d["out_of_bounds_count"]:
         print(f"{d['out_of_bounds_count']} out-of-bounds accesses")
         for a in d["out_of_bounds"]:

@@ -77,6 +77,8 @@ class RunResult:
     accesses: list = field(default_factory=list)
     access_count: int = 0               # out-of-bounds and misaligned accesses
     misaligned_count: int = 0
+    first_wrong_k_tile: dict = field(default_factory=dict)   # schedule -> {"k_tile", "cta"}: the first k-tile
+                                                             # after which an accumulator is not numpy's partial sum
 
     @property
     def wrong(self):
@@ -111,6 +113,7 @@ class RunResult:
                 "checked": int(self.checked.sum()), "schedules": list(self.schedules),
                 "wrong_count": int(len(self.wrong)),
                 "wrong_by_schedule": {s: int(len(w)) for s, w in self.schedules.items()},
+                "first_wrong_k_tile": self.first_wrong_k_tile,
                 "wrong": self.wrong_elements(limit),
                 "out_of_bounds_count": self.access_count - self.misaligned_count,
                 "out_of_bounds": [a for a in self.accesses if "call" not in a][:limit],
@@ -277,6 +280,12 @@ class _MMA:
         self.c_thread = np.broadcast_to(t, shape).ravel()
         self.c_reg = np.broadcast_to(FCv[vc + VC * mm + VC * MMc * nn], shape).ravel()
         self.c_flat = np.broadcast_to(flat, shape).ravel()
+        # the C tile index each accumulator register holds (partition_C over the CTA tile), for the partial
+        # sums after each k-tile
+        cmap = _per_thread(dp.mma_tv(mma, "C", kernel.tile_shape("c")), T)
+        self.acc_thread = np.broadcast_to(np.arange(T)[:, None], cmap.shape).ravel()
+        self.acc_reg = np.broadcast_to(FCv, cmap.shape).ravel()
+        self.acc_tile = cmap.ravel()
 
     def accumulate(self, regs_a, regs_b, acc, kb: int) -> None:
         np = _np()
@@ -428,17 +437,23 @@ def run(kernel, shape, cta=None, seed: int = 0) -> RunResult:
     schedules = ["copies-late", "reads-late"] if kernel.pipeline_kind == "cp.async" else ["in-order"]
     W = kernel.stages - 2 if kernel.wait is None else kernel.wait
     log = _Accesses()
-    wrong, found = {}, {}
+    wrong, found, first = {}, {}, {}
     for si, sched in enumerate(schedules):
         c = _Gmem("c", kernel.c.gmem_text, env, (M, N), kernel.source)
         for bm, bn in ctas:
-            _run_cta(kernel, sched, max(W, 0), (bm, bn), A, B, mma, epi, g, c, n_tiles, log if si == 0 else None)
+            def partial(it, bm=bm, bn=bn):
+                k = min((it + 1) * BK, K)
+                return Am[bm * BM:(bm + 1) * BM, :k] @ Bm[bn * BN:(bn + 1) * BN, :k].T
+            it = _run_cta(kernel, sched, max(W, 0), (bm, bn), A, B, mma, epi, g, c, n_tiles,
+                          log if si == 0 else None, partial)
+            if it is not None and (sched not in first or it < first[sched]["k_tile"]):
+                first[sched] = {"k_tile": it, "cta": [bm, bn]}
         C = c.matrix()
         bad = np.argwhere(checked & (C != expected))
         wrong[sched] = bad
         found[sched] = C
     return RunResult(kernel, (M, N, K), ctas, seed, found[schedules[0]], expected, checked, wrong, found,
-                     log.items, log.count, log.misaligned_count)
+                     log.items, log.count, log.misaligned_count, first)
 
 
 class _Accesses:
@@ -523,9 +538,12 @@ def _load(X: _Operand, gm: _Gmem, block: int, k_tile: int, stage: int, cta, log)
     return soff[keep], vals[keep]
 
 
-def _run_cta(kernel, sched, W, cta, A, B, mma, epi, g, c, n_tiles, log):
+def _run_cta(kernel, sched, W, cta, A, B, mma, epi, g, c, n_tiles, log, partial=None):
+    """Run one CTA under one schedule; the first k-tile after which an accumulator differs from numpy's
+    partial sum (``partial(it)``: the CTA's tile of ``A[:, :k] @ B[:, :k].T``), or None."""
     np = _np()
     bm, bn = cta
+    BMc = kernel.tile_shape("c")[0]
     P = kernel.stages
     smem = {"a": np.full(A.smem_size, POISON, dtype=np.int64), "b": np.full(B.smem_size, POISON, dtype=np.int64)}
     regs = {"a": np.zeros((mma.T, A.registers), dtype=np.int64), "b": np.zeros((mma.T, B.registers), dtype=np.int64)}
@@ -560,6 +578,19 @@ def _run_cta(kernel, sched, W, cta, A, B, mma, epi, g, c, n_tiles, log):
             v[ok] = smem[op][soff[ok]]
             regs[op][t, r] = v
 
+    first_bad = []
+
+    def gemm(it, kb):
+        mma.accumulate(regs["a"], regs["b"], acc, kb)
+        if kb == A.k_blocks - 1 and not first_bad and partial is not None:
+            # after k-tile it: every accumulator holds numpy's partial sum over k < (it + 1) * BLK_K
+            want = partial(it)
+            got = acc[mma.acc_thread, mma.acc_reg]
+            m, n = mma.acc_tile % BMc, mma.acc_tile // BMc
+            inside = (m < want.shape[0]) & (n < want.shape[1])
+            if (got[inside] != want[m[inside], n[inside]]).any():
+                first_bad.append(it)
+
     for ev in (pl.events(P, A.k_blocks, n_tiles) if sched != "in-order" else _in_order(A.k_blocks, n_tiles)):
         kind = ev[0]
         if kind == "issue":
@@ -587,12 +618,13 @@ def _run_cta(kernel, sched, W, cta, A, B, mma, epi, g, c, n_tiles, log):
                 read(ev[1], ev[2])
         elif kind == "gemm":
             if sched == "reads-late":
-                deferred.append((mma.accumulate, (regs["a"], regs["b"], acc, ev[2])))
+                deferred.append((gemm, (ev[1], ev[2])))
             else:
-                mma.accumulate(regs["a"], regs["b"], acc, ev[2])
+                gemm(ev[1], ev[2])
     for f, args in deferred:
         f(*args)
     _store(kernel, epi, acc, c, cta, log)
+    return first_bad[0] if first_bad else None
 
 
 def _in_order(KB: int, n: int):

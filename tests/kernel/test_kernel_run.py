@@ -44,7 +44,7 @@ def _thread_c_elements(k, t: int) -> set:
                          ids=["nt", "tn", "nt-128x384x24"])
 def test_examples_equal_numpy(path, shape):
     r = run(load(path), shape)
-    assert r.exit_status == 0 and r.access_count == 0
+    assert r.exit_status == 0 and r.access_count == 0 and r.first_wrong_k_tile == {}
     assert r.checked.all() and len(r.ctas) == (shape[0] // 128) * (shape[1] // 128)
     assert set(r.schedules) == {"copies-late", "reads-late"}
     for C in r.found.values():
@@ -198,8 +198,10 @@ def test_wrong_wait_count_reproduces(tmp_path):
     k = load(variant(tmp_path, NT, "wait = 1", "wait = 2"))
     ce = check(k, ["pipeline"]).claims["pipeline"].counterexample
     r = run(k, (128, 128, ce["K"]))
-    # a stage read before its copy landed: the copies-late order finds the stage's old contents
+    # a stage read before its copy landed: the copies-late order finds the stage's old contents, and the
+    # accumulators first part from numpy's partial sums after the counterexample's k-tile
     assert len(r.schedules["copies-late"]) > 0 and r.access_count == 0
+    assert r.first_wrong_k_tile["copies-late"]["k_tile"] == ce["k_tile"]
     assert len(run(load(NT), (128, 128, ce["K"])).wrong) == 0
 
 
@@ -210,7 +212,9 @@ def test_one_stage_too_few_reproduces(tmp_path):
     k = load(p)
     c = check(k, ["pipeline"]).claims["pipeline"]
     assert c.verdict == "refuted"
-    assert len(run(k, (128, 128, c.counterexample["K"])).schedules["copies-late"]) > 0
+    r = run(k, (128, 128, c.counterexample["K"]))
+    assert len(r.schedules["copies-late"]) > 0
+    assert r.first_wrong_k_tile["copies-late"]["k_tile"] == c.counterexample["k_tile"]
     # the claim's fix, cp_async_wait<0>, makes the run equal
     p.write_text(p.read_text().replace("wait = 1", "wait = 0"))
     k = load(p)
@@ -242,6 +246,8 @@ def test_predicated_k_residue_without_zero_fill(tmp_path):
     assert check(k, ["residue"]).claims["residue"].verdict == "unknown"
     r = run(k, (128, 128, 12))
     assert r.access_count == 0 and len(r.wrong) > 0
+    # the last k-tile (k 8..11 real, 12..15 skipped) is the first whose partial sums are wrong
+    assert {s: f["k_tile"] for s, f in r.first_wrong_k_tile.items()} == {"copies-late": 1, "reads-late": 1}
     p.write_text(text.replace("SM80_CP_ASYNC_CACHEALWAYS<uint128_t>", "SM80_CP_ASYNC_CACHEALWAYS_ZFILL<uint128_t>"))
     k = load(p)
     assert check(k, ["residue"]).claims["residue"].verdict == "proved"
