@@ -194,6 +194,20 @@ def _kernel_tile():
             from_dict, data, "k.toml")
 
 
+def _kernel_run_elements():
+    from symcute.kernel import from_dict, run
+    k = from_dict(_kernel_dict(), "k.toml")
+    _raises(LimitError, r"^kernel run: A has 16781312 elements at M,N,K = 4097,128,4096, more than the limit of "
+            r"16777216", run, k, (4097, 128, 4096))
+
+
+def _kernel_run_cta_tiles():
+    from symcute.kernel import from_dict, run
+    k = from_dict(_kernel_dict(), "k.toml")
+    _raises(LimitError, r"^kernel run: 256 CTAs x 257 k-tiles, more than the limit of 65536 \(run one CTA with --cta\)",
+            run, k, (2048, 2048, 2056))
+
+
 def _deep(n, leaf=1):
     for _ in range(n):
         leaf = (leaf,)
@@ -238,6 +252,8 @@ TRIGGERS = {
     "kernel description size": _kernel_size,
     "kernel expression length": _kernel_expression,
     "kernel CTA tile": _kernel_tile,
+    "kernel run elements": _kernel_run_elements,
+    "kernel run CTA tiles": _kernel_run_cta_tiles,
     "picture cells": lambda: _raises(LimitError, r"draws 262144 cells, more than the limit of 65536 .*symcute.report.pictures.MAX_CELLS\)",
                                      language.evaluate, "print_latex((512,512):(1,512))"),
 }
