@@ -11,7 +11,7 @@ def register(sub) -> None:
                                    "otherwise.")
     p.add_argument("--port", type=int, default=8000, help="TCP port (default 8000; 0 picks a free one)")
     p.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)")
-    p.add_argument("--workers", type=int, default=2, help="worker processes for cheap requests (default 2)")
+    p.add_argument("--workers", type=int, default=4, help="worker processes for cheap requests (default 4)")
     p.add_argument("--seconds", type=float, default=10.0, help="per-request limit in CPU seconds (default 10)")
     p.add_argument("--slow", type=int, default=4, help="slow requests computed at once, at low priority beside the "
                    "cheap ones (default 4; past that a slow request is refused with a LimitError)")

@@ -97,7 +97,7 @@ def _arguments(endpoint: str, data: dict):
     return tuple(args)
 
 
-def create_app(workers: int = 2, seconds: float = 10.0, slow: int = 4) -> Starlette:
+def create_app(workers: int = 4, seconds: float = 10.0, slow: int = 4) -> Starlette:
     """The application, with its worker pool (:class:`.pool.Pool`) started on start-up, stopped on shutdown."""
     pool = Pool(workers=workers, seconds=seconds, slow=slow)
 

@@ -137,7 +137,7 @@ class Pool:
     @param fast_seconds  the CPU time a request may use and still count as cheap
     """
 
-    def __init__(self, workers: int = 2, seconds: float = 10.0, slow: int = 4, fast_seconds: float = 0.1,
+    def __init__(self, workers: int = 2, seconds: float = 10.0, slow: int = 4, fast_seconds: float = 0.03,
                  memory_bytes: int = MEMORY_BYTES):
         if workers < 1 or slow < 0 or seconds <= 0 or fast_seconds <= 0:
             raise SymcuteError(f"web pool: expected at least 1 worker and positive limits, got {workers} workers, "
