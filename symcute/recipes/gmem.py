@@ -24,6 +24,7 @@ import sympy
 
 from ..core import Layout, Tensor, _, composition, slice_, zipped_divide
 from ..core.int_tuple import flatten_to_tuple
+from ..errors import LimitError
 from ..symbolic.vocabulary import Verdict
 from ..trace.derivation import Derivation
 from .records_gmem import (
@@ -36,6 +37,9 @@ CROSS_CHECKS = 6
 
 
 MAX_TILE = 1024   # CTA tile extents (CUTLASS's largest are 256)
+# (thread, value) points the static TV check evaluates one by one (a few us each): 2^18 is a 512x256 tile (2 per element);
+# a 64x64x1 atom layout asked for 2 million and ran 86 s of CPU before the work budget stopped it (issue 31)
+MAX_STATIC_POINTS = 1 << 18
 
 
 def derive_gmem(mma="SM80_16x8x16_F16F16F16F16_TN", atom_layout=(2, 2, 1), tile=(128, 32),
@@ -234,6 +238,13 @@ def _static_tv_check(tiled, f, m_expr, k_expr, BM, BK) -> GmemCheck:
     ref = composition(ref, (tiled.thridx_2_thrid, _))
     syms = f.symbols()
     extents = [int(a.extent) for a in f.axes]
+    points = 1
+    for e in extents:
+        points *= e
+    if points > MAX_STATIC_POINTS:
+        raise LimitError(f"derive_gmem: the static check of the {BM}x{BK} tile over {tiled.size()} threads evaluates "
+                         f"{points} (thread, value) points, more than the limit of {MAX_STATIC_POINTS} "
+                         f"(symcute.recipes.gmem.MAX_STATIC_POINTS); a CTA runs at most 1024 threads")
     target = sympy.expand(m_expr + BM * k_expr)
     weights = [int(target.coeff(s, 1)) for s in syms]
     lin = lambda *digits: sum(d * w for d, w in zip(digits, weights))  # noqa: E731

@@ -256,7 +256,15 @@ TRIGGERS = {
     "kernel run CTA tiles": _kernel_run_cta_tiles,
     "picture cells": lambda: _raises(LimitError, r"draws 262144 cells, more than the limit of 65536 .*symcute.report.pictures.MAX_CELLS\)",
                                      language.evaluate, "print_latex((512,512):(1,512))"),
+    "gmem tile": lambda: _raises(LimitError, r"the tile 2048,32 needs extents in 1..1024", _derive_gmem, (2048, 32)),
+    "gmem static check": lambda: _raises(LimitError, r"evaluates 2097152 \(thread, value\) points, more than the limit "
+                                         r"of 262144", _derive_gmem, (1024, 1024)),
 }
+
+
+def _derive_gmem(tile):
+    from symcute.recipes.gmem import derive_gmem
+    return derive_gmem(tile=tile)
 
 
 def limit_rows() -> list[str]:

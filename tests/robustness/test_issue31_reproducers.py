@@ -31,6 +31,8 @@ CASES = [
     (["calc", "print_latex((0,100000):(1,1))"], 2, "limit"),
     (["derive", "gmem", "--tile", "1048576,1048576"], 2, "MAX_TILE"),
     (["derive", "gmem", "--tile", "32,1000000000000000000000000000000"], 2, "MAX_TILE"),
+    (["derive", "gmem", "--atom-layout", "64,64,1"], 2, "MAX_STATIC_POINTS"),   # 86 s of CPU before the limit
+    (["derive", "gmem", "--tile", "1024,1024"], 2, "MAX_STATIC_POINTS"),
     (["derive", "swizzle", "Sw<3,4,3> o 0 o (4096,4096):(4096,1)"], 2, "MAX_TILE_ELEMENTS"),
     (["calc", "zipped_divide(make_layout((M0,M1)), (2,2))", *PARAMS], 2, "MAX_PARAMS"),
     (["calc", "depth((32,1), 128)"], 2, "not a valid call"),
