@@ -86,7 +86,7 @@ def run_run(args) -> int:
         print(json.dumps(d, indent=2, ensure_ascii=False))
         return r.exit_status
     M, N, K = r.shape
-    where = f"CTA ({d['cta'][0]},{d['cta'][1]})" if d["cta"] else f"{d['ctas']} CTAs"
+    where = f"CTA ({d['cta'][0]},{d['cta'][1]})" if d["cta"] else f"{d['ctas']} CTA{'s' if d['ctas'] != 1 else ''}"
     print(f"{args.file}: M,N,K = {M},{N},{K}, {where}, seed {r.seed}, schedules {', '.join(d['schedules'])}")
     if r.exit_status == 0:
         print(f"C equals numpy's A @ B.T on {d['checked']} elements under every schedule; no access out of bounds "

@@ -77,6 +77,7 @@ class RunResult:
     accesses: list = field(default_factory=list)
     access_count: int = 0               # out-of-bounds and misaligned accesses
     misaligned_count: int = 0
+    one_cta: bool = False               # run for --cta (not the whole grid)
     first_wrong_k_tile: dict = field(default_factory=dict)   # schedule -> {"k_tile", "cta"}: the first k-tile
                                                              # after which an accumulator is not numpy's partial sum
 
@@ -109,7 +110,7 @@ class RunResult:
     def to_dict(self, limit: int = 8) -> dict:
         M, N, K = self.shape
         return {"kernel": self.kernel.source, "problem": {"M": M, "N": N, "K": K}, "seed": self.seed,
-                "ctas": len(self.ctas), "cta": list(self.ctas[0]) if len(self.ctas) == 1 else None,
+                "ctas": len(self.ctas), "cta": list(self.ctas[0]) if self.one_cta else None,
                 "checked": int(self.checked.sum()), "schedules": list(self.schedules),
                 "wrong_count": int(len(self.wrong)),
                 "wrong_by_schedule": {s: int(len(w)) for s, w in self.schedules.items()},
@@ -453,7 +454,7 @@ def run(kernel, shape, cta=None, seed: int = 0) -> RunResult:
         wrong[sched] = bad
         found[sched] = C
     return RunResult(kernel, (M, N, K), ctas, seed, found[schedules[0]], expected, checked, wrong, found,
-                     log.items, log.count, log.misaligned_count, first)
+                     log.items, log.count, log.misaligned_count, cta is not None, first)
 
 
 class _Accesses:
