@@ -222,6 +222,26 @@ def test_one_stage_too_few_reproduces(tmp_path):
     assert run(k, (128, 128, 40)).exit_status == 0
 
 
+def test_one_stage_reproduces(tmp_path):
+    # one stage: the prologue prefetches nothing and the first k-block is read before any copy was issued
+    p = tmp_path / "k.toml"
+    p.write_text(NT.read_text().replace("stages = 3", "stages = 1").replace("wait = 1 ", "wait = 0 ")
+                 .replace("(128,8,3):(1,128,1024)", "(128,8,1):(1,128,1024)"))
+    k = load(p)
+    c = check(k, ["pipeline"]).claims["pipeline"]
+    assert c.verdict == "refuted" and c.fix == "more stages"
+    r = run(k, (128, 128, c.counterexample["K"]))
+    assert r.first_wrong_k_tile["copies-late"]["k_tile"] == c.counterexample["k_tile"]
+
+
+def test_sync_kind_runs_in_program_order(tmp_path):
+    p = variant(tmp_path, NT, 'kind = "cp.async"', 'kind = "sync"')
+    k = load(p)
+    assert check(k, ["pipeline"]).claims["pipeline"].verdict == "unknown"   # no model of that schedule
+    r = run(k, (128, 256, 24))
+    assert list(r.schedules) == ["in-order"] and r.exit_status == 0
+
+
 def test_wrong_epilogue_partition_reproduces(tmp_path):
     other = "make_tiled_mma(UniversalFMA<float,float,float>{}, Layout<Shape<_16,_16,_1>,Stride<_16,_1,_0>>{})"
     k = load(_epilogue(tmp_path, f"make_tiled_copy_C(Copy_Atom<UniversalCopy<float>,float>{{}}, {other})"))
