@@ -49,13 +49,7 @@ def _bw_coalesce(flat_shape: tuple, flat_stride: tuple, new_shape, new_stride) -
             done_shapes.append(front_shape)
             done_strides.append(front_stride)
             front_shape, front_stride = s, d
-    if not done_shapes:
-        if front_shape == 1 and type(front_shape) is int:
-            return Layout._make(1, 0)
-        return Layout._make(front_shape, front_stride)
-    done_shapes.append(front_shape)
-    done_strides.append(front_stride)
-    return Layout._make(tuple(reversed(done_shapes)), tuple(reversed(done_strides)))
+    return _finish(done_shapes, done_strides, front_shape, front_stride)
 
 
 def _bw_coalesce_wide(flat_shape: tuple, flat_stride: tuple, new_shape, new_stride) -> Layout:
@@ -95,13 +89,7 @@ def _bw_coalesce_wide(flat_shape: tuple, flat_stride: tuple, new_shape, new_stri
             done_shapes.append(front_shape)
             done_strides.append(front_stride)
             front_shape, front_stride = s, d
-    if not done_shapes:
-        if front_shape == 1 and type(front_shape) is int:
-            return Layout._make(1, 0)
-        return Layout._make(front_shape, front_stride)
-    done_shapes.append(front_shape)
-    done_strides.append(front_stride)
-    return Layout._make(tuple(reversed(done_shapes)), tuple(reversed(done_strides)))
+    return _finish(done_shapes, done_strides, front_shape, front_stride)
 
 
 def _static_merge(s, d, front_shape, front_stride) -> bool:
@@ -256,3 +244,14 @@ def _filter_flat(layout: Layout, op: str = "filter") -> Layout:
     if 0 in fd:   # static-0 strides only become size 1
         fs = tuple([1 if d == 0 and type(d) is int else s for s, d in zip(fs, fd)])
     return _bw_coalesce(fs, fd, fs[-1], fd[-1])
+
+
+def _finish(done_shapes: list, done_strides: list, front_shape, front_stride) -> Layout:
+    """The walk's result: the modes done (back to front) and the front mode; one static-1 mode is ``1:0``."""
+    if not done_shapes:
+        if front_shape == 1 and type(front_shape) is int:
+            return Layout._make(1, 0)
+        return Layout._make(front_shape, front_stride)
+    done_shapes.append(front_shape)
+    done_strides.append(front_stride)
+    return Layout._make(tuple(reversed(done_shapes)), tuple(reversed(done_strides)))
