@@ -50,6 +50,8 @@ def is_integer(x) -> bool:
 
 def kind_of(x) -> str:
     """The kind of ``x`` in words, for an error message: ``"a Layout"``, ``"an integer"``, ``"a tuple"``."""
+    if x is None:
+        return "None"
     if isinstance(x, bool):
         return "a bool"
     if isinstance(x, int):

@@ -23,6 +23,7 @@ import sys
 from dataclasses import dataclass
 
 from ..errors import LayoutError, ParseError
+from . import kinds
 from .basis import ScaledBasis
 from .composed import ComposedLayout
 from .integer import DynamicInt
@@ -59,7 +60,7 @@ class Token:
 def tokenize(text: str) -> list[Token]:
     """Split ``text`` into tokens; an unknown character is a ParseError naming its position."""
     if not isinstance(text, str):
-        raise ParseError(f"expected text, got {type(text).__name__}")
+        raise ParseError(f"expected text, got {kinds.kind_of(text)}")
     if len(text) > MAX_TEXT:
         raise ParseError(f"input of {len(text)} characters exceeds the limit of {MAX_TEXT}")
     tokens = []

@@ -27,6 +27,7 @@ import keyword
 from typing import Iterable
 
 from ..core import int_tuple as it
+from ..core.kinds import kind_of
 from ..errors import ParseError, SymcuteError
 
 MAX_DEPTH = 100  # names trees nest like shapes; deeper input is refused before it is walked
@@ -110,7 +111,7 @@ def parse_names(text: str):
     evaluator.  A single identifier is a rank-1 tree.
     """
     if not isinstance(text, str):
-        raise ParseError(f"names: expected text, got {type(text).__name__}")
+        raise ParseError(f"names: expected text, got {kind_of(text)}")
     pos = 0
     depth_limit = MAX_DEPTH
 
