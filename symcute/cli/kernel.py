@@ -35,7 +35,12 @@ def register(sub) -> None:
     r.add_argument("--seed", type=int, default=0, help="the seed of A's and B's random integers (default 0)")
     r.add_argument("--json", action="store_true", help="print the run as JSON")
     r.set_defaults(handler=run_run)
-    p.set_defaults(handler=lambda args: p.print_help() or 2)
+    p.set_defaults(handler=_no_subcommand)
+
+
+def _no_subcommand(args) -> int:
+    from ..errors import ParseError
+    raise ParseError("kernel: expected a subcommand, check FILE or run FILE --shape M,N,K (symcute kernel -h)")
 
 
 def run_check(args) -> int:
