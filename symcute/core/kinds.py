@@ -39,7 +39,7 @@ def _is(x, name: str) -> bool:
 _KIND_NAMES = {
     "ArithmeticTuple": "an ArithmeticTuple", "ScaledBasis": "a ScaledBasis", "Layout": "a Layout",
     "ComposedLayout": "a ComposedLayout", "Tensor": "a Tensor", "Swizzle": "a Swizzle",
-    "Underscore": "an Underscore (_)",
+    "Underscore": "an Underscore (_)", "bytes": "bytes", "str": "a string",
 }
 
 
