@@ -109,13 +109,17 @@ def run_run(args) -> int:
     if d["out_of_bounds_count"]:
         print(f"{d['out_of_bounds_count']} out-of-bounds accesses")
         for a in d["out_of_bounds"]:
-            kt = f", k-tile {a['k_tile']}" if a["k_tile"] is not None else ""
             print(f"  {a['access']} {a['element']} at offset {a['offset']}: thread {a['thread']} value {a['value']}, "
-                  f"CTA ({a['cta']['m']},{a['cta']['n']}){kt}")
+                  f"{_where(a)}")
     if d["misaligned_count"]:
         print(f"{d['misaligned_count']} misaligned vector accesses")
         for a in d["misaligned"]:
-            kt = f", k-tile {a['k_tile']}" if a["k_tile"] is not None else ""
             print(f"  {a['access']} of {a['operand']}: {a['element']}: thread {a['thread']} call {a['call']}, "
-                  f"CTA ({a['cta']['m']},{a['cta']['n']}){kt}")
+                  f"{_where(a)}")
     return r.exit_status
+
+
+def _where(access: dict) -> str:
+    """``CTA (m,n), k-tile k`` of a reported access (no k-tile for the epilogue's)."""
+    kt = f", k-tile {access['k_tile']}" if access["k_tile"] is not None else ""
+    return f"CTA ({access['cta']['m']},{access['cta']['n']}){kt}"

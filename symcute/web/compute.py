@@ -155,6 +155,7 @@ def bank(smem: str, copy_atom: str = "SM75_U32x4_LDSM_N", mma: str = "SM80_16x8x
     smem tile in bank colours: each cell's coordinate, the (thread, value) that copies it, its element
     address, byte address and bank."""
     from .. import memory
+    from ..memory import default_side
     from ..recipes.bank import build_copy, resolve_smem
     from ..report.bank import bank_svg
     from ..report.pictures import tv_panels
@@ -169,7 +170,7 @@ def bank(smem: str, copy_atom: str = "SM75_U32x4_LDSM_N", mma: str = "SM80_16x8x
     res = memory.bank_conflicts(tc, layout, None)
     bits = res.value_bits
     panels = {title: (dims, cells) for title, dims, cells in tv_panels(tc)}
-    side = "S" if "LDSM" in tc.atom.name or "ldmatrix" in res.instruction.name else "D"
+    side = default_side(tc.atom).upper()   # the side bank_conflicts analysed (ldmatrix: S; stmatrix, cp.async: D)
     (M, N), tv = panels[side]
     owner = {(m, n): (t, v) for m, n, t, v in tv}
     grid = layout_panel(layout, f"smem ({side} side of the copy), bank colours")
